@@ -1,0 +1,18 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Keys are `lemma_pk_<32 lowercase hex>` (DESIGN §2, §4). */
+export const API_KEY_PATTERN = /^lemma_pk_[0-9a-f]{32}$/;
+
+export function generateApiKey(): string {
+  return `lemma_pk_${randomBytes(16).toString('hex')}`;
+}
+
+/** Only this digest is stored; lookup is by digest. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The visible start of a key (first 12 characters), to recognise it in lists. */
+export function keyStart(key: string): string {
+  return key.slice(0, 12);
+}

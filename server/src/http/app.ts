@@ -1,0 +1,45 @@
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import type { Deps } from '../deps.js';
+import { operations, notImplemented } from '../operations.js';
+import { createRateLimiter } from '../rate-limit/rate-limiter.js';
+import { createApiMiddleware } from './api.js';
+import { loadContract, type OpenApiDocument } from './contract.js';
+import { docsAndHealthRoutes } from './docs-routes.js';
+import { errorsMiddleware, requireJsonBody } from './errors-middleware.js';
+import { requestId } from './request-meta.js';
+
+/** The Koa app as a value: build it in a test without listening on a port. */
+export async function buildApp(deps: Deps, document: OpenApiDocument = loadContract()): Promise<Koa> {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  const api = await createApiMiddleware(deps, document, operations, notImplemented, createRateLimiter(deps.config.rateLimit, deps.store));
+  const routes = docsAndHealthRoutes(document, deps.store);
+  const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimitBytes, encoding: 'utf-8' });
+
+  app.use(requestId);
+  app.use(accessLog(deps));
+  app.use(errorsMiddleware(deps.logger, deps.config.bodyLimitBytes));
+  app.use(routes.routes());
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith('/api/v1/') || ctx.path === '/api/v1/openapi.json') return next();
+    await requireJsonBody(ctx, () => parseJson(ctx, () => api(ctx, next)));
+  });
+  return app;
+}
+
+/** One structured line per request (never bodies or credentials). */
+function accessLog(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      if (deps.logger.isLevelEnabled('info')) {
+        deps.logger.info(
+          { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+          'request',
+        );
+      }
+    }
+  };
+}

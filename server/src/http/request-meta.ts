@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echoes a well-formed incoming X-Request-Id, else makes one; on every response. */
+export const requestId: Middleware = async (ctx, next) => {
+  const incoming = ctx.get('x-request-id');
+  const id = VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  ctx.state.requestId = id;
+  ctx.set('X-Request-Id', id);
+  await next();
+};
+
+/** The client's address; `X-Forwarded-For` counts only behind a trusted proxy. */
+export function clientIp(ctx: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = ctx.get('x-forwarded-for').split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return ctx.req.socket.remoteAddress ?? 'unknown';
+}
