@@ -257,6 +257,9 @@ export type ApiKeyCreated = {
 
 export type ApiKeyCreate = {
     name: string;
+    /**
+     * Default `author`, capped at the role of the member the key acts for.
+     */
     role?: Role;
     permissions?: Array<Permission>;
     /**

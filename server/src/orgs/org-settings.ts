@@ -35,8 +35,19 @@ export function applySettingsPatch(stored: JsonObject, patch: JsonObject, secret
           : { ...rest, apiKeyCiphertext: null, apiKeyHint: null };
     }
   }
-  const merged = mergePatch(stored, patch);
+  const merged = withoutEmptyObjects(mergePatch(stored, patch));
   return isObject(merged) ? merged : {};
+}
+
+/** Sections left empty by a removal (`{ llm: { providers: {} } }`) mean nothing: drop them. */
+function withoutEmptyObjects(value: Json): Json {
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) {
+    const pruned = withoutEmptyObjects(v);
+    if (!(isObject(pruned) && Object.keys(pruned).length === 0)) out[key] = pruned;
+  }
+  return out;
 }
 
 /** Settings as the API shows them: secrets redacted to their hint. */

@@ -1,0 +1,273 @@
+#!/usr/bin/env node
+// Benchmark (not a timed test): requests/s of the full stack's authenticated, rate-limited,
+// validated, enveloped `GET /api/v1/orgs/{slug}/members?limit=20` on SQLite, next to a bare Koa
+// handler doing the same query on the same database file (scripts/bare-members-server.mjs), and
+// the ratio. One run prints everything; see docs/PERFORMANCE.md.
+//
+//   npm run bench                       (from the repo root: builds, then runs this)
+//   node test/scripts/bench.mjs [--duration 10] [--warmup 2] [--rounds 2] [--connections 10]
+//                               [--no-info] [--profile <dir>]
+//
+// --profile <dir>: the full server runs under `node --cpu-prof` and its profile's top functions
+// are printed at the end (the profiler slows it down: figures from such a run are not the ones
+// to quote).
+//
+// Only 127.0.0.1; both servers are child processes stopped (and the temp dir removed) at the end,
+// on failure and on Ctrl-C.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { summarizeProfile } from './cpuprofile-summary.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SERVER_MAIN = path.resolve(here, '../../server/dist/main.js');
+const BARE_SERVER = path.join(here, 'bare-members-server.mjs');
+const HOST = '127.0.0.1';
+const MEMBERS = 20;
+const SLUG = 'bench';
+
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    'no-info': { type: 'boolean', default: false },
+    profile: { type: 'string' },
+  },
+});
+const DURATION = Number(opts.duration);
+const WARMUP = Number(opts.warmup);
+const ROUNDS = Number(opts.rounds);
+const CONNECTIONS = Number(opts.connections);
+
+if (!fs.existsSync(SERVER_MAIN)) fail(`${SERVER_MAIN} is missing: build the server first (npm run bench builds it)`);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lemma-bench-'));
+const dbFile = path.join(tmp, 'lemma.db');
+const children = new Set();
+let cleanedUp = false;
+
+async function cleanup() {
+  if (cleanedUp) return;
+  cleanedUp = true;
+  await Promise.all([...children].map((c) => stop(c)));
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
+process.on('SIGTERM', () => cleanup().finally(() => process.exit(143)));
+
+try {
+  await main();
+  await cleanup();
+} catch (err) {
+  await cleanup();
+  process.stderr.write(`\nbench: FAILED: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  const serverEnv = {
+    ...process.env,
+    HOST,
+    LEMMA_DATA_DIR: tmp,
+    DATABASE_URL: `sqlite:${dbFile}`,
+    LOG_LEVEL: 'warn',
+    // Far above what a run can send: the limiter still counts every request, never refuses one.
+    LEMMA_RATE_LIMIT_READ: '100000000',
+    LEMMA_RATE_LIMIT_WRITE: '100000000',
+  };
+
+  // An organization with its admin key, then members up to exactly MEMBERS, through the API.
+  const init = JSON.parse(
+    execFileSync(process.execPath, [SERVER_MAIN, 'init', '--org', SLUG, '--org-name', 'Bench', '--email', 'admin@bench.test', '--json'], {
+      env: serverEnv,
+      encoding: 'utf8',
+    }),
+  );
+  const auth = { authorization: `Bearer ${init.apiKey}` };
+  const membersPath = `/api/v1/orgs/${SLUG}/members?limit=${MEMBERS}`;
+
+  let full = await startFull(serverEnv, 'warn', opts.profile);
+  for (let i = 1; i < MEMBERS; i++) {
+    const res = await fetch(`${full.url}/api/v1/orgs/${SLUG}/members`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `member${String(i).padStart(2, '0')}@bench.test`, role: i % 2 ? 'viewer' : 'author' }),
+    });
+    if (res.status !== 201) fail(`seeding member ${i}: ${res.status} ${await res.text()}`);
+  }
+
+  const bare = await startChild('bare', [BARE_SERVER], { ...process.env, DB_FILE: dbFile, ORG_SLUG: SLUG, PORT: String(await freePort()) }, '/api/v1/orgs/bench/members');
+
+  // Both must answer 200 with the same 20 members before anything is measured.
+  const fullBody = await verify('full', full.url + membersPath, auth);
+  const bareBody = await verify('bare', bare.url + membersPath, {});
+  if (JSON.stringify(fullBody) !== JSON.stringify(bareBody)) {
+    fail(`full and bare answers differ:\nfull: ${JSON.stringify(fullBody).slice(0, 400)}\nbare: ${JSON.stringify(bareBody).slice(0, 400)}`);
+  }
+
+  const targets = {
+    bare: { url: bare.url + membersPath, headers: {} },
+    full: { url: full.url + membersPath, headers: auth },
+  };
+  const results = { bare: [], full: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which goes first, so that neither always runs on a warmer (or hotter) machine.
+    for (const name of round % 2 === 0 ? ['bare', 'full'] : ['full', 'bare']) {
+      process.stderr.write(`round ${round + 1}/${ROUNDS}: ${name} (warm-up ${WARMUP} s, measured ${DURATION} s)\n`);
+      await load(targets[name], WARMUP);
+      results[name].push(await load(targets[name], DURATION));
+    }
+  }
+
+  let profileSummary;
+  if (opts.profile) {
+    const before = new Set(fs.existsSync(opts.profile) ? fs.readdirSync(opts.profile) : []);
+    await stop(full.child);
+    const written = fs.readdirSync(opts.profile).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
+    if (written.length) profileSummary = summarizeProfile(path.join(opts.profile, written.at(-1)));
+  }
+
+  // One extra run with the access log on (LOG_LEVEL=info, written to a file), if asked for.
+  let info;
+  if (!opts['no-info']) {
+    if (!opts.profile) await stop(full.child);
+    full = await startFull({ ...serverEnv, LOG_LEVEL: 'info' }, 'info');
+    await verify('full (info)', full.url + membersPath, auth);
+    process.stderr.write(`extra: full with LOG_LEVEL=info (warm-up ${WARMUP} s, measured ${DURATION} s)\n`);
+    await load({ url: full.url + membersPath, headers: auth }, WARMUP);
+    info = await load({ url: full.url + membersPath, headers: auth }, DURATION);
+  }
+
+  report(results, info, profileSummary);
+}
+
+/** The full server (`main.js start`) with its stdout/stderr in a file; resolves once /readyz is 200. */
+async function startFull(env, logLevel, profileDir) {
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  return startChild(`full-${logLevel}`, [...nodeArgs, SERVER_MAIN, 'start'], { ...env, LOG_LEVEL: logLevel, PORT: String(await freePort()) }, '/readyz');
+}
+
+async function startChild(name, args, env, readyPath) {
+  const logFile = path.join(tmp, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  children.add(child);
+  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.once('exit', () => children.delete(child));
+  const url = `http://${HOST}:${env.PORT}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      fail(`${name} server exited during start-up:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    }
+    try {
+      const res = await fetch(url + readyPath);
+      await res.arrayBuffer();
+      if (res.status === 200) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) fail(`${name} server not ready after 30 s:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+async function verify(name, url, headers) {
+  const res = await fetch(url, { headers });
+  const text = await res.text();
+  if (res.status !== 200) fail(`${name}: GET ${url} answered ${res.status}: ${text.slice(0, 400)}`);
+  const body = JSON.parse(text);
+  if (!Array.isArray(body.data) || body.data.length !== MEMBERS || body.meta?.total !== MEMBERS) {
+    fail(`${name}: expected ${MEMBERS} members (data and meta.total), got ${body.data?.length} / ${body.meta?.total}`);
+  }
+  return body;
+}
+
+/** One autocannon run; fails on any error, timeout or non-2xx answer (e.g. a 429). */
+async function load(target, seconds) {
+  const result = await autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, duration: seconds });
+  if (result.errors || result.timeouts || result.non2xx) {
+    fail(`${target.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
+  }
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+function report(results, info, profileSummary) {
+  const agg = (runs) => ({
+    rps: runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+  });
+  const bare = agg(results.bare);
+  const full = agg(results.full);
+  const cpus = os.cpus();
+  const lines = [
+    '',
+    `Lemma benchmark: GET /api/v1/orgs/{slug}/members?limit=${MEMBERS} (${MEMBERS} rows) on SQLite`,
+    `command: npm run bench  (node test/scripts/bench.mjs --duration ${DURATION} --warmup ${WARMUP} --rounds ${ROUNDS} --connections ${CONNECTIONS})`,
+    `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}`,
+    `node ${process.version}; autocannon in the parent process, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${WARMUP} s warm-up + ${DURATION} s measured`,
+    '',
+    pad(['', 'req/s', 'p50 ms', 'p99 ms', 'rounds (req/s)']),
+    pad(['bare Koa + better-sqlite3', fmt(bare.rps), bare.p50, bare.p99, results.bare.map((r) => fmt(r.rps)).join(', ')]),
+    pad(['full stack (LOG_LEVEL=warn)', fmt(full.rps), full.p50, full.p99, results.full.map((r) => fmt(r.rps)).join(', ')]),
+  ];
+  if (info) {
+    lines.push(pad(['full stack (LOG_LEVEL=info)', fmt(info.rps), info.p50, info.p99, `1 run, access log to a file`]));
+  }
+  lines.push('', `ratio full/bare: ${((100 * full.rps) / bare.rps).toFixed(1)} %  (target >= 60 %)`);
+  if (info) lines.push(`ratio full(info)/bare: ${((100 * info.rps) / bare.rps).toFixed(1)} %`);
+  if (opts.profile) lines.push('', 'NOTE: the full server ran under --cpu-prof: its figures are slowed by the profiler.');
+  if (profileSummary) lines.push('', profileSummary);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function pad(cols) {
+  const widths = [30, 10, 8, 8, 0];
+  return cols.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+}
+function fmt(n) {
+  return Math.round(n).toLocaleString('en-US');
+}
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, HOST, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function fail(message) {
+  throw new Error(message);
+}

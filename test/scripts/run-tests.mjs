@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Runs the suite on SQLite, then on Postgres in a database created for this run and dropped after.
+// Without a reachable Postgres it says the Postgres tests were not run — unless LEMMA_REQUIRE_POSTGRES=1
+// (CI), where that is a failure. Ends with the plain line "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const args = process.argv.slice(2);
+const postgresOnly = args.includes('--postgres-only');
+const vitestArgs = args.filter((a) => a !== '--postgres-only');
+const adminUrl = process.env.LEMMA_TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const requirePostgres = process.env.LEMMA_REQUIRE_POSTGRES === '1';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let exitCode = 0;
+
+function runVitest(dialect, env) {
+  const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lemma-vitest-')), 'report.json');
+  console.log(`\n=== Lemma tests on ${dialect} ===\n`);
+  const result = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env, LEMMA_TEST_DIALECT: dialect },
+  });
+  if (fs.existsSync(report)) {
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  }
+  if (result.status !== 0) exitCode = 1;
+}
+
+async function withRunDatabase(fn) {
+  const name = `lemma_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    return err;
+  }
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    fn(url.toString());
+  } finally {
+    const drop = new pg.Client({ connectionString: adminUrl });
+    await drop.connect();
+    await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await drop.end();
+  }
+  return undefined;
+}
+
+if (!postgresOnly) runVitest('sqlite', {});
+const unreachable = await withRunDatabase((url) => runVitest('postgres', { LEMMA_TEST_PG_URL: url }));
+if (unreachable) {
+  const why = `Postgres at ${adminUrl.replace(/\/\/[^@]*@/, '//')} is unreachable (${unreachable.message})`;
+  if (requirePostgres || postgresOnly) {
+    console.error(`\nFAILED: ${why}; the Postgres suite is required here.`);
+    exitCode = 1;
+  } else {
+    console.log(`\nNOTE: Postgres tests were NOT run: ${why}. Set LEMMA_TEST_PG_ADMIN_URL to run them.`);
+  }
+}
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(exitCode);

@@ -1,0 +1,75 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { loadContract } from '@lemma/server';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** A response that does not match openapi.yaml: the test that saw it fails. */
+export class ContractViolation extends Error {}
+
+/** Every violation seen; the harness fails the test that produced one (see harness.ts). */
+export const violations: string[] = [];
+
+let api: Promise<OpenAPIBackend> | undefined;
+
+/** openapi-backend over the same contract, used here only to validate responses. */
+function contractApi(): Promise<OpenAPIBackend> {
+  api ??= (async () => {
+    const resolved = await $RefParser.dereference(structuredClone(loadContract()) as never);
+    const backend = new OpenAPIBackend({
+      definition: JSON.parse(JSON.stringify(resolved)) as Document,
+      apiRoot: '/api/v1',
+      quick: true,
+      customizeAjv: (_a, opts) => addFormats(new Ajv2020({ ...opts, strict: false })) as never,
+    });
+    backend.validateDefinition = () => backend.document;
+    await backend.init();
+    return backend;
+  })();
+  return api;
+}
+
+/**
+ * Checks one response against the contract: the status is documented for the operation, the
+ * JSON body matches that status's schema, the documented headers are present.
+ */
+export async function checkResponse(method: string, url: URL, response: Response): Promise<void> {
+  const backend = await contractApi();
+  const operation: Operation | undefined = backend.router.matchOperation({ method, path: url.pathname, headers: {}, query: url.search.slice(1) });
+  const where = `${method} ${url.pathname}${url.search} -> ${response.status}`;
+  if (!operation) {
+    if (response.status === 404) return; // unknown route: the envelope is checked by the tests
+    throw new ContractViolation(`${where}: no operation in openapi.yaml`);
+  }
+  const documented = operation.responses?.[String(response.status)] as { content?: Record<string, unknown>; headers?: Record<string, unknown> } | undefined;
+  if (!documented) throw new ContractViolation(`${where}: status not documented for ${operation.operationId}`);
+  if (!response.headers.get('x-request-id')) throw new ContractViolation(`${where}: no X-Request-Id`);
+  for (const name of Object.keys(documented.headers ?? {})) {
+    if (!response.headers.has(name)) throw new ContractViolation(`${where}: missing documented header ${name}`);
+  }
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  if (!documented.content?.[type]) throw new ContractViolation(`${where}: content type ${type} not documented`);
+  if (type !== 'application/json') return;
+  const body: unknown = await response.clone().json();
+  const result = backend.validator.validateResponse(body, operation, response.status);
+  if (result.errors?.length) {
+    throw new ContractViolation(`${where}: body does not match openapi.yaml: ${JSON.stringify(result.errors.slice(0, 3))}\n${JSON.stringify(body).slice(0, 800)}`);
+  }
+}
+
+/** A fetch that checks every response against the contract before handing it back. */
+export function contractCheckingFetch(): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    try {
+      await checkResponse(request.method, new URL(request.url), response);
+    } catch (err) {
+      violations.push(err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    return response;
+  };
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { afterAll, afterEach, expect } from 'vitest';
+import { createLemmaClient, type LemmaClient } from '@lemma/sdk';
+import { bootstrapOrg, createDeps, createLogger, loadConfig, type RunningServer, startServer } from '@lemma/server';
+import { contractCheckingFetch, violations } from './contract-check.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The dialect this run tests (scripts/run-tests.mjs runs the suite once per dialect). */
+export const dialect: Dialect = process.env.LEMMA_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The run's Postgres database (created and dropped by scripts/run-tests.mjs). */
+const pgUrl = process.env.LEMMA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+afterEach(() => {
+  const seen = violations.splice(0);
+  expect(seen, 'responses must match openapi.yaml').toEqual([]);
+});
+
+export interface TestDatabase {
+  url: string;
+  /** An extra env for child processes sharing this database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh database: a SQLite file in a temp dir, or a new schema in the run's Postgres database. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lemma-test-'));
+  const env = { LEMMA_DATA_DIR: dataDir };
+  if (dialect === 'sqlite') {
+    const url = `sqlite:${path.join(dataDir, 'lemma.db')}`;
+    return { url, env: { ...env, DATABASE_URL: url }, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    env: { ...env, DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer extends RunningServer {
+  readonly database: TestDatabase;
+  /** Log lines the server wrote (JSON), e.g. the dev outbox. */
+  readonly logs: Record<string, unknown>[];
+  /** An SDK client whose every response is checked against openapi.yaml. */
+  client(apiKey?: string): LemmaClient;
+  /** A raw fetch against the server, also contract-checked. */
+  fetch(pathAndQuery: string, init?: RequestInit & { apiKey?: string }): Promise<Response>;
+  /** A new organization with its admin: a fresh tenant for one test. */
+  newTenant(prefix?: string): Promise<Tenant>;
+}
+
+export interface Tenant {
+  slug: string;
+  orgId: string;
+  adminUserId: string;
+  adminKey: string;
+  admin: LemmaClient;
+}
+
+/** Starts a server on an ephemeral port over a fresh database; stopped after the file's tests. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await freshDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '0', LEMMA_RATE_LIMIT_READ: '100000', LEMMA_RATE_LIMIT_WRITE: '100000', ...database.env, ...env });
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logger = createLogger(config, sink);
+  const deps = await createDeps(config, logger, { LEMMA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+  const server = await startServer(config, { logger, deps });
+  const checkedFetch = contractCheckingFetch();
+  const client = (apiKey?: string) => createLemmaClient({ baseUrl: server.url, apiKey, fetch: checkedFetch });
+  const testServer: TestServer = {
+    ...server,
+    database,
+    logs,
+    client,
+    fetch: (p, init = {}) => {
+      const headers = new Headers(init.headers);
+      if (init.apiKey) headers.set('authorization', `Bearer ${init.apiKey}`);
+      return checkedFetch(`${server.url}/api/v1${p}`, { ...init, headers });
+    },
+    async newTenant(prefix = 'org') {
+      const slug = `${prefix}-${randomBytes(4).toString('hex')}`;
+      const { org, user, apiKey } = await bootstrapOrg(deps, { slug, name: `Org ${slug}`, email: `admin@${slug}.test` });
+      return { slug, orgId: org.id, adminUserId: user.id, adminKey: apiKey, admin: client(apiKey) };
+    },
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+  afterAll(() => testServer.close());
+  return testServer;
+}
