@@ -6,3 +6,4 @@ export { openStore, type Store } from './db/database.js';
 export { migrateToLatest } from './db/migrator.js';
 export { verifyAuditChain } from './audit/audit.service.js';
 export { bootstrapOrg } from './orgs/orgs.service.js';
+export { insertAuditEntry } from './audit/audit.repository.js';

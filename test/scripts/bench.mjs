@@ -117,12 +117,15 @@ async function main() {
     full: { url: full.url + membersPath, headers: auth },
   };
   const results = { bare: [], full: [] };
+  const fullWindows = []; // when the full stack was under measured load (for --profile)
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which goes first, so that neither always runs on a warmer (or hotter) machine.
     for (const name of round % 2 === 0 ? ['bare', 'full'] : ['full', 'bare']) {
       process.stderr.write(`round ${round + 1}/${ROUNDS}: ${name} (warm-up ${WARMUP} s, measured ${DURATION} s)\n`);
       await load(targets[name], WARMUP);
+      const from = hrtimeUs();
       results[name].push(await load(targets[name], DURATION));
+      if (name === 'full') fullWindows.push([from, hrtimeUs()]);
     }
   }
 
@@ -131,7 +134,7 @@ async function main() {
     const before = new Set(fs.existsSync(opts.profile) ? fs.readdirSync(opts.profile) : []);
     await stop(full.child);
     const written = fs.readdirSync(opts.profile).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
-    if (written.length) profileSummary = summarizeProfile(path.join(opts.profile, written.at(-1)));
+    if (written.length) profileSummary = summarizeProfile(path.join(opts.profile, written.at(-1)), { windows: fullWindows });
   }
 
   // One extra run with the access log on (LOG_LEVEL=info, written to a file), if asked for.
@@ -255,6 +258,10 @@ function fmt(n) {
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function hrtimeUs() {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 function freePort() {

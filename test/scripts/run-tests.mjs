@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the suite on SQLite, then on Postgres in a database created for this run and dropped after.
+// Runs the suite on SQLite, then on Postgres (a database per test server, all dropped after the run).
 // Without a reachable Postgres it says the Postgres tests were not run — unless LEMMA_REQUIRE_POSTGRES=1
 // (CI), where that is a failure. Ends with the plain line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -32,31 +32,31 @@ function runVitest(dialect, env) {
   if (result.status !== 0) exitCode = 1;
 }
 
-async function withRunDatabase(fn) {
-  const name = `lemma_test_${process.pid}_${Date.now()}`;
+// Each test server creates its own database `lemma_t_<run>_<random>` and drops it; whatever a
+// crashed run left behind is dropped here.
+async function withPostgres(fn) {
+  const runId = `${process.pid}${Date.now() % 100000}`;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
   } catch (err) {
     return err;
   }
-  await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   try {
-    fn(url.toString());
+    fn({ LEMMA_TEST_RUN_ID: runId, LEMMA_TEST_PG_ADMIN_URL: adminUrl });
   } finally {
-    const drop = new pg.Client({ connectionString: adminUrl });
-    await drop.connect();
-    await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await drop.end();
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    const { rows } = await c.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`lemma_t_${runId}_%`]);
+    for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    await c.end();
   }
   return undefined;
 }
 
 if (!postgresOnly) runVitest('sqlite', {});
-const unreachable = await withRunDatabase((url) => runVitest('postgres', { LEMMA_TEST_PG_URL: url }));
+const unreachable = await withPostgres((env) => runVitest('postgres', env));
 if (unreachable) {
   const why = `Postgres at ${adminUrl.replace(/\/\/[^@]*@/, '//')} is unreachable (${unreachable.message})`;
   if (requirePostgres || postgresOnly) {

@@ -14,8 +14,19 @@ export type Dialect = 'sqlite' | 'postgres';
 /** The dialect this run tests (scripts/run-tests.mjs runs the suite once per dialect). */
 export const dialect: Dialect = process.env.LEMMA_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 
-/** The run's Postgres database (created and dropped by scripts/run-tests.mjs). */
-const pgUrl = process.env.LEMMA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The Postgres server; each test server gets a database of its own, named after the run. */
+const pgAdminUrl = process.env.LEMMA_TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const runId = process.env.LEMMA_TEST_RUN_ID ?? String(process.pid);
+
+async function adminQuery(text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: pgAdminUrl });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
 
 afterEach(() => {
   const seen = violations.splice(0);
@@ -29,7 +40,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database: a SQLite file in a temp dir, or a new schema in the run's Postgres database. */
+/** A fresh database: a SQLite file in a temp dir, or a new Postgres database. */
 export async function freshDatabase(): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lemma-test-'));
   const env = { LEMMA_DATA_DIR: dataDir };
@@ -37,21 +48,15 @@ export async function freshDatabase(): Promise<TestDatabase> {
     const url = `sqlite:${path.join(dataDir, 'lemma.db')}`;
     return { url, env: { ...env, DATABASE_URL: url }, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(pgUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const name = `lemma_t_${runId}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
   return {
     url: url.toString(),
     env: { ...env, DATABASE_URL: url.toString() },
     drop: async () => {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -62,7 +67,7 @@ export interface TestServer extends RunningServer {
   /** Log lines the server wrote (JSON), e.g. the dev outbox. */
   readonly logs: Record<string, unknown>[];
   /** An SDK client whose every response is checked against openapi.yaml. */
-  client(apiKey?: string): LemmaClient;
+  client(apiKey?: string, headers?: Record<string, string>): LemmaClient;
   /** A raw fetch against the server, also contract-checked. */
   fetch(pathAndQuery: string, init?: RequestInit & { apiKey?: string }): Promise<Response>;
   /** A new organization with its admin: a fresh tenant for one test. */
@@ -92,7 +97,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const deps = await createDeps(config, logger, { LEMMA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
   const server = await startServer(config, { logger, deps });
   const checkedFetch = contractCheckingFetch();
-  const client = (apiKey?: string) => createLemmaClient({ baseUrl: server.url, apiKey, fetch: checkedFetch });
+  const client = (apiKey?: string, headers?: Record<string, string>) =>
+    createLemmaClient({ baseUrl: server.url, apiKey, headers, fetch: checkedFetch });
   const testServer: TestServer = {
     ...server,
     database,

@@ -73,14 +73,11 @@ export async function listAuditEntries(
 
 /** Every matching row, newest first, read page by page (keyset on seq) so memory stays flat. */
 async function* allRows(db: Db, orgId: string, filters: AuditFilters): AsyncGenerator<AuditLogTable> {
-  let before = Number.MAX_SAFE_INTEGER;
+  let before: number | undefined;
   for (;;) {
-    const rows = await filtered(db, orgId, filters)
-      .selectAll()
-      .where('seq', '<', before)
-      .orderBy('seq', 'desc')
-      .limit(CSV_PAGE)
-      .execute();
+    let q = filtered(db, orgId, filters).selectAll();
+    if (before !== undefined) q = q.where('seq', '<', before);
+    const rows = await q.orderBy('seq', 'desc').limit(CSV_PAGE).execute();
     yield* rows;
     if (rows.length < CSV_PAGE) return;
     before = rows[rows.length - 1]!.seq;

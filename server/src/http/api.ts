@@ -12,6 +12,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AppError, forbidden, unauthorized } from '../shared/errors.js';
 import type { OpenApiDocument } from './contract.js';
 import type { Operation, RateLimitTier } from './operation.js';
+import { precompileRouting } from './precompiled-routing.js';
 import { clientIp } from './request-meta.js';
 import { validationError } from './validation-errors.js';
 
@@ -117,6 +118,7 @@ export async function createApiMiddleware(
     });
   }
   await api.init();
+  precompileRouting(api.router);
   api.validator.preCompileRequestValidators();
 
   // Every documented operation is served (or declared 501), and every handler is documented.

@@ -16,6 +16,8 @@ export async function buildApp(deps: Deps, document: OpenApiDocument = loadContr
   const routes = docsAndHealthRoutes(document, deps.store);
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimitBytes, encoding: 'utf-8' });
 
+  // Only errors after the response started (a failing download stream) get here.
+  app.on('error', (err: unknown, ctx?: Koa.Context) => deps.logger.error({ err, requestId: ctx?.state.requestId }, 'response failed'));
   app.use(requestId);
   app.use(accessLog(deps));
   app.use(errorsMiddleware(deps.logger, deps.config.bodyLimitBytes));
