@@ -8,9 +8,9 @@
 //   node test/scripts/bench.mjs [--duration 10] [--warmup 2] [--rounds 2] [--connections 10]
 //                               [--no-info] [--profile <dir>]
 //
-// --profile <dir>: the full server runs under `node --cpu-prof` and its profile's top functions
-// are printed at the end (the profiler slows it down: figures from such a run are not the ones
-// to quote).
+// --profile <dir>: both servers run under `node --cpu-prof` (full.cpuprofile, bare.cpuprofile in
+// <dir>) and the top functions during the measured runs are printed at the end (the profiler slows
+// them down: figures from such a run are not the ones to quote).
 //
 // Only 127.0.0.1; both servers are child processes stopped (and the temp dir removed) at the end,
 // on failure and on Ctrl-C.
@@ -30,6 +30,7 @@ const BARE_SERVER = path.join(here, 'bare-members-server.mjs');
 const HOST = '127.0.0.1';
 const MEMBERS = 20;
 const SLUG = 'bench';
+const CLOCK_TICKS = Number(safeExec('getconf', ['CLK_TCK']) || 100);
 
 const { values: opts } = parseArgs({
   options: {
@@ -48,6 +49,7 @@ const CONNECTIONS = Number(opts.connections);
 
 if (!fs.existsSync(SERVER_MAIN)) fail(`${SERVER_MAIN} is missing: build the server first (npm run bench builds it)`);
 
+const loadBefore = os.loadavg();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lemma-bench-'));
 const dbFile = path.join(tmp, 'lemma.db');
 const children = new Set();
@@ -93,7 +95,7 @@ async function main() {
   const auth = { authorization: `Bearer ${init.apiKey}` };
   const membersPath = `/api/v1/orgs/${SLUG}/members?limit=${MEMBERS}`;
 
-  let full = await startFull(serverEnv, 'warn', opts.profile);
+  let full = await startFull(serverEnv, 'warn', profileArgs('full'));
   for (let i = 1; i < MEMBERS; i++) {
     const res = await fetch(`${full.url}/api/v1/orgs/${SLUG}/members`, {
       method: 'POST',
@@ -103,7 +105,7 @@ async function main() {
     if (res.status !== 201) fail(`seeding member ${i}: ${res.status} ${await res.text()}`);
   }
 
-  const bare = await startChild('bare', [BARE_SERVER], { ...process.env, DB_FILE: dbFile, ORG_SLUG: SLUG, PORT: String(await freePort()) }, '/api/v1/orgs/bench/members');
+  const bare = await startChild('bare', [...profileArgs('bare'), BARE_SERVER], { ...process.env, DB_FILE: dbFile, ORG_SLUG: SLUG, PORT: String(await freePort()) }, '/api/v1/orgs/bench/members');
 
   // Both must answer 200 with the same 20 members before anything is measured.
   const fullBody = await verify('full', full.url + membersPath, auth);
@@ -113,11 +115,11 @@ async function main() {
   }
 
   const targets = {
-    bare: { url: bare.url + membersPath, headers: {} },
-    full: { url: full.url + membersPath, headers: auth },
+    bare: { url: bare.url + membersPath, headers: {}, pid: bare.child.pid },
+    full: { url: full.url + membersPath, headers: auth, pid: full.child.pid },
   };
   const results = { bare: [], full: [] };
-  const fullWindows = []; // when the full stack was under measured load (for --profile)
+  const windows = { bare: [], full: [] }; // when each was under measured load (for --profile)
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which goes first, so that neither always runs on a warmer (or hotter) machine.
     for (const name of round % 2 === 0 ? ['bare', 'full'] : ['full', 'bare']) {
@@ -125,35 +127,39 @@ async function main() {
       await load(targets[name], WARMUP);
       const from = hrtimeUs();
       results[name].push(await load(targets[name], DURATION));
-      if (name === 'full') fullWindows.push([from, hrtimeUs()]);
+      windows[name].push([from, hrtimeUs()]);
     }
   }
 
-  let profileSummary;
+  let profileSummary = '';
   if (opts.profile) {
-    const before = new Set(fs.existsSync(opts.profile) ? fs.readdirSync(opts.profile) : []);
-    await stop(full.child);
-    const written = fs.readdirSync(opts.profile).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
-    if (written.length) profileSummary = summarizeProfile(path.join(opts.profile, written.at(-1)), { windows: fullWindows });
+    // The profiles are written when the processes exit.
+    await Promise.all([stop(full.child), stop(bare.child)]);
+    for (const name of ['full', 'bare']) {
+      const file = path.join(opts.profile, `${name}.cpuprofile`);
+      // Saved beside the profile so that cpuprofile-summary.mjs can window it again later.
+      fs.writeFileSync(`${file}.windows.json`, JSON.stringify(windows[name]));
+      profileSummary += `\n${name}: ${summarizeProfile(file, { windows: windows[name] })}\n`;
+    }
   }
 
-  // One extra run with the access log on (LOG_LEVEL=info, written to a file), if asked for.
+  // One extra run with the access log on (LOG_LEVEL=info, written to a file), unless --no-info.
   let info;
   if (!opts['no-info']) {
-    if (!opts.profile) await stop(full.child);
+    await stop(full.child);
     full = await startFull({ ...serverEnv, LOG_LEVEL: 'info' }, 'info');
     await verify('full (info)', full.url + membersPath, auth);
     process.stderr.write(`extra: full with LOG_LEVEL=info (warm-up ${WARMUP} s, measured ${DURATION} s)\n`);
-    await load({ url: full.url + membersPath, headers: auth }, WARMUP);
-    info = await load({ url: full.url + membersPath, headers: auth }, DURATION);
+    const target = { url: full.url + membersPath, headers: auth, pid: full.child.pid };
+    await load(target, WARMUP);
+    info = await load(target, DURATION);
   }
 
   report(results, info, profileSummary);
 }
 
 /** The full server (`main.js start`) with its stdout/stderr in a file; resolves once /readyz is 200. */
-async function startFull(env, logLevel, profileDir) {
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+async function startFull(env, logLevel, nodeArgs = []) {
   return startChild(`full-${logLevel}`, [...nodeArgs, SERVER_MAIN, 'start'], { ...env, LOG_LEVEL: logLevel, PORT: String(await freePort()) }, '/readyz');
 }
 
@@ -183,6 +189,12 @@ async function startChild(name, args, env, readyPath) {
   }
 }
 
+function profileArgs(name) {
+  if (!opts.profile) return [];
+  fs.mkdirSync(opts.profile, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile)}`, `--cpu-prof-name=${name}.cpuprofile`];
+}
+
 /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
 async function stop(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -203,9 +215,15 @@ async function verify(name, url, headers) {
   return body;
 }
 
-/** One autocannon run; fails on any error, timeout or non-2xx answer (e.g. a 429). */
+/**
+ * One autocannon run; fails on any error, timeout or non-2xx answer (e.g. a 429). Also returns
+ * the server process's CPU time per request (Linux), which other load on the machine disturbs
+ * far less than requests/s.
+ */
 async function load(target, seconds) {
+  const cpuBefore = cpuSeconds(target.pid);
   const result = await autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, duration: seconds });
+  const cpuAfter = cpuSeconds(target.pid);
   if (result.errors || result.timeouts || result.non2xx) {
     fail(`${target.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
   }
@@ -215,7 +233,20 @@ async function load(target, seconds) {
     rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    cpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined ? undefined : (1e6 * (cpuAfter - cpuBefore)) / result.requests.total,
   };
+}
+
+/** User + system CPU seconds of a process so far, from /proc (undefined elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command name: field 14 (utime) and 15 (stime) of proc(5) are at 11 and 12.
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 function report(results, info, profileSummary) {
@@ -223,7 +254,9 @@ function report(results, info, profileSummary) {
     rps: runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuUsPerRequest: runs.some((r) => r.cpuUsPerRequest === undefined) ? undefined : median(runs.map((r) => r.cpuUsPerRequest)),
   });
+  const cpu = (r) => (r.cpuUsPerRequest === undefined ? 'n/a' : r.cpuUsPerRequest.toFixed(0));
   const bare = agg(results.bare);
   const full = agg(results.full);
   const cpus = os.cpus();
@@ -234,22 +267,27 @@ function report(results, info, profileSummary) {
     `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}`,
     `node ${process.version}; autocannon in the parent process, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${WARMUP} s warm-up + ${DURATION} s measured`,
     '',
-    pad(['', 'req/s', 'p50 ms', 'p99 ms', 'rounds (req/s)']),
-    pad(['bare Koa + better-sqlite3', fmt(bare.rps), bare.p50, bare.p99, results.bare.map((r) => fmt(r.rps)).join(', ')]),
-    pad(['full stack (LOG_LEVEL=warn)', fmt(full.rps), full.p50, full.p99, results.full.map((r) => fmt(r.rps)).join(', ')]),
+    `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on the machine skews req/s)`,
+    '',
+    pad(['', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'rounds (req/s)']),
+    pad(['bare Koa + better-sqlite3', fmt(bare.rps), bare.p50, bare.p99, cpu(bare), results.bare.map((r) => fmt(r.rps)).join(', ')]),
+    pad(['full stack (LOG_LEVEL=warn)', fmt(full.rps), full.p50, full.p99, cpu(full), results.full.map((r) => fmt(r.rps)).join(', ')]),
   ];
   if (info) {
-    lines.push(pad(['full stack (LOG_LEVEL=info)', fmt(info.rps), info.p50, info.p99, `1 run, access log to a file`]));
+    lines.push(pad(['full stack (LOG_LEVEL=info)', fmt(info.rps), info.p50, info.p99, cpu(info), `1 run, access log to a file`]));
   }
-  lines.push('', `ratio full/bare: ${((100 * full.rps) / bare.rps).toFixed(1)} %  (target >= 60 %)`);
+  lines.push('', `ratio full/bare: ${((100 * full.rps) / bare.rps).toFixed(1)} % of the bare req/s  (target >= 60 %)`);
+  if (bare.cpuUsPerRequest !== undefined && full.cpuUsPerRequest !== undefined) {
+    lines.push(`ratio by server CPU per request (bare/full): ${((100 * bare.cpuUsPerRequest) / full.cpuUsPerRequest).toFixed(1)} %`);
+  }
   if (info) lines.push(`ratio full(info)/bare: ${((100 * info.rps) / bare.rps).toFixed(1)} %`);
-  if (opts.profile) lines.push('', 'NOTE: the full server ran under --cpu-prof: its figures are slowed by the profiler.');
-  if (profileSummary) lines.push('', profileSummary);
+  if (opts.profile) lines.push('', 'NOTE: both servers ran under --cpu-prof: these figures are slowed by the profiler.');
+  if (profileSummary) lines.push(profileSummary);
   process.stdout.write(lines.join('\n') + '\n');
 }
 
 function pad(cols) {
-  const widths = [30, 10, 8, 8, 0];
+  const widths = [30, 10, 8, 8, 11, 0];
   return cols.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
 }
 function fmt(n) {
@@ -273,6 +311,14 @@ function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+function safeExec(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
 }
 
 function fail(message) {

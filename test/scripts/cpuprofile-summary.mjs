@@ -3,6 +3,7 @@
 // top by inclusive (total) time, and self time by package. Used by bench.mjs --profile.
 //
 //   node test/scripts/cpuprofile-summary.mjs <file.cpuprofile> [top=25]
+// (only the measured runs count when bench.mjs left <file>.windows.json beside it)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,5 +98,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.stderr.write('usage: cpuprofile-summary.mjs <file.cpuprofile> [top]\n');
     process.exit(2);
   }
-  process.stdout.write(summarizeProfile(file, { top: top ? Number(top) : 25 }) + '\n');
+  // bench.mjs --profile leaves the measured intervals in <file>.windows.json.
+  const windowsFile = `${file}.windows.json`;
+  const windows = fs.existsSync(windowsFile) ? JSON.parse(fs.readFileSync(windowsFile, 'utf8')) : undefined;
+  process.stdout.write(summarizeProfile(file, { top: top ? Number(top) : 25, windows }) + '\n');
 }

@@ -23,6 +23,8 @@ export type NotImplemented = readonly string[];
 
 interface ApiState {
   principal?: Principal;
+  /** Set by app.ts when the body could not be read; thrown once the caller is authenticated. */
+  bodyError?: AppError;
 }
 
 /**
@@ -73,10 +75,13 @@ export async function createApiMiddleware(
         ctx.set('Retry-After', String(d.retryAfter));
         throw new AppError('RATE_LIMITED', `Too many requests: retry in ${d.retryAfter} s`, { retryAfterSeconds: d.retryAfter });
       }
+      // Refusals come in this order, each with the rate-limit headers: 429, 401, then a body
+      // that could not be read (see app.ts), then the contract's validation.
+      if (!c.security?.authorized) throw authFailure(c);
+      if (ctx.state.bodyError) throw ctx.state.bodyError;
     },
     unauthorizedHandler: (c: ApiContext) => {
-      const failure = (c.security?.bearerAuth as { error?: unknown } | undefined)?.error;
-      throw failure instanceof AppError ? failure : unauthorized();
+      throw authFailure(c);
     },
     validationFail: (c: ApiContext) => {
       throw validationError(c.validation.errors ?? []);
@@ -141,6 +146,12 @@ export async function createApiMiddleware(
 }
 
 type KoaCtx = Parameters<Middleware>[0] & { state: ApiState & Record<string, unknown> };
+
+/** The bearer handler's own 401 (unknown, revoked, expired…) or the generic one. */
+function authFailure(c: ApiContext): AppError {
+  const failure = (c.security?.bearerAuth as { error?: unknown } | undefined)?.error;
+  return failure instanceof AppError ? failure : unauthorized();
+}
 
 /**
  * The contract with every `$ref` replaced by its own copy of the target. openapi-backend's

@@ -6,7 +6,7 @@ import { createRateLimiter } from '../rate-limit/rate-limiter.js';
 import { createApiMiddleware } from './api.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
 import { docsAndHealthRoutes } from './docs-routes.js';
-import { errorsMiddleware, requireJsonBody } from './errors-middleware.js';
+import { asBodyError, errorsMiddleware, requireJsonBody } from './errors-middleware.js';
 import { requestId } from './request-meta.js';
 
 /** The Koa app as a value: build it in a test without listening on a port. */
@@ -24,7 +24,13 @@ export async function buildApp(deps: Deps, document: OpenApiDocument = loadContr
   app.use(routes.routes());
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith('/api/v1/') || ctx.path === '/api/v1/openapi.json') return next();
-    await requireJsonBody(ctx, () => parseJson(ctx, () => api(ctx, next)));
+    try {
+      await requireJsonBody(ctx, () => parseJson(ctx, async () => {}));
+    } catch (err) {
+      // Reported after authentication and rate limiting, so the refusal carries their headers.
+      ctx.state.bodyError = asBodyError(err, deps.config.bodyLimitBytes);
+    }
+    await api(ctx, next);
   });
   return app;
 }

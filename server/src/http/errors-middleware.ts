@@ -6,6 +6,14 @@ function envelope(err: AppError) {
   return { error: { code: err.code, message: err.message, details: err.details } };
 }
 
+/** A failure to read the request body as our VALIDATION_ERROR; anything else is rethrown. */
+export function asBodyError(err: unknown, bodyLimit: number): AppError {
+  if (err instanceof AppError) return err;
+  const mapped = clientError(err as Record<string, never>, bodyLimit);
+  if (!mapped) throw err;
+  return mapped;
+}
+
 /** Koa/bodyparser errors that are the client's fault, as our VALIDATION_ERROR. */
 function clientError(err: { status?: number; type?: string; message?: string }, bodyLimit: number): AppError | undefined {
   if (err.status === 413 || err.type === 'entity.too.large') {
