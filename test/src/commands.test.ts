@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createLemmaClient, listMembers, listOrgs } from '@lemma/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractCheckingFetch } from './contract-check.js';
 import { dialect, freshDatabase, type TestDatabase } from './harness.js';
 import { runServerCommand, spawnServer } from './processes.js';
 
@@ -39,7 +40,7 @@ describe(`lemma-server commands [${dialect}]`, () => {
 
     // The key works against a started server, which stops cleanly on SIGTERM.
     const proc = await spawnServer([], db.env);
-    const client = createLemmaClient({ baseUrl: proc.url, apiKey: created.apiKey });
+    const client = createLemmaClient({ baseUrl: proc.url, apiKey: created.apiKey, fetch: contractCheckingFetch() });
     const { data } = await listMembers({ client, path: { slug: 'acme' } });
     expect(data.map((m) => [m.email, m.role])).toEqual([['root@acme.test', 'admin']]);
     expect(await proc.stop('SIGTERM')).toBe(0);
@@ -53,7 +54,7 @@ describe(`lemma-server commands [${dialect}]`, () => {
       const key = fs.readFileSync(keyFile, 'utf8').trim();
       expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(proc.output()).toContain(key);
-      const { data } = await listOrgs({ client: createLemmaClient({ baseUrl: proc.url, apiKey: key }) });
+      const { data } = await listOrgs({ client: createLemmaClient({ baseUrl: proc.url, apiKey: key, fetch: contractCheckingFetch() }) });
       expect(data.map((o) => o.slug)).toEqual(['demo']);
       expect(await proc.stop()).toBe(0);
       // A second start finds the organization and prints no key.

@@ -1,6 +1,7 @@
 import { createApiKey, inviteMember, listMembers, listOrgs, createLemmaClient } from '@lemma/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './expect-error.js';
+import { contractCheckingFetch } from './contract-check.js';
 import { dialect, freshDatabase, startTestServer, type TestServer } from './harness.js';
 import { runServerCommand, spawnServer, type ServerProcess } from './processes.js';
 
@@ -68,7 +69,7 @@ describe.runIf(dialect === 'postgres')('rate limits across server processes [pos
       expect(init.status, init.stderr).toBe(0);
       const { apiKey } = JSON.parse(init.stdout) as { apiKey: string };
       procs.push(await spawnServer([], env), await spawnServer([], env));
-      const [a, b] = procs.map((p) => createLemmaClient({ baseUrl: p.url, apiKey }));
+      const [a, b] = procs.map((p) => createLemmaClient({ baseUrl: p.url, apiKey, fetch: contractCheckingFetch() }));
       // Alternate between the processes: 6 reads in all are allowed, the 7th is refused by either.
       for (let i = 0; i < 3; i++) {
         await listOrgs({ client: a! });
