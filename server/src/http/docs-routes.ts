@@ -34,7 +34,8 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', do
  */
 export function docsAndHealthRoutes(document: OpenApiDocument, store: Store): Router {
   const router = new Router();
-  const json = JSON.stringify(document);
+  // Served with a relative server URL, so the reference's "try it" calls the node serving it.
+  const json = JSON.stringify({ ...document, servers: [{ url: '/api/v1', description: 'This server' }] });
   const assetDir = absolutePath();
 
   router.get('/api/v1/openapi.json', (ctx) => {
