@@ -7,3 +7,5 @@ export { migrateToLatest } from './db/migrator.js';
 export { verifyAuditChain } from './audit/audit.service.js';
 export { bootstrapOrg } from './orgs/orgs.service.js';
 export { insertAuditEntry } from './audit/audit.repository.js';
+export { compileUnit, execute, runExamples } from './units/executor.js';
+export { validateUnitDefinition } from './units/validate-definition.js';

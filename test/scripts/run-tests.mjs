@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const args = process.argv.slice(2);
@@ -16,12 +17,16 @@ const requirePostgres = process.env.LEMMA_REQUIRE_POSTGRES === '1';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let exitCode = 0;
 
-function runVitest(dialect, env) {
+const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
+const testDir = fileURLToPath(new URL('..', import.meta.url));
+
+function runVitest(title, env, cwd = testDir, extraArgs = vitestArgs) {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lemma-vitest-')), 'report.json');
-  console.log(`\n=== Lemma tests on ${dialect} ===\n`);
-  const result = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs], {
+  console.log(`\n=== ${title} ===\n`);
+  const result = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], {
     stdio: 'inherit',
-    env: { ...process.env, ...env, LEMMA_TEST_DIALECT: dialect },
+    cwd,
+    env: { ...process.env, ...env },
   });
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
@@ -55,8 +60,12 @@ async function withPostgres(fn) {
   return undefined;
 }
 
-if (!postgresOnly) runVitest('sqlite', {});
-const unreachable = await withPostgres((env) => runVitest('postgres', env));
+if (!postgresOnly) {
+  // The server's own unit tests (executor, validators): no database involved.
+  if (vitestArgs.length === 0) runVitest('Server unit tests', {}, serverDir, []);
+  runVitest('Lemma tests on sqlite', { LEMMA_TEST_DIALECT: 'sqlite' });
+}
+const unreachable = await withPostgres((env) => runVitest('Lemma tests on postgres', { ...env, LEMMA_TEST_DIALECT: 'postgres' }));
 if (unreachable) {
   const why = `Postgres at ${adminUrl.replace(/\/\/[^@]*@/, '//')} is unreachable (${unreachable.message})`;
   if (requirePostgres || postgresOnly) {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { ApiKeysTable } from '../db/schema.js';
 
 export function findApiKey(db: Db, orgId: string, keyId: string): Promise<ApiKeysTable | undefined> {
@@ -33,9 +34,9 @@ export async function revokeKeysOfUser(db: Db, orgId: string, userId: string, at
   return Number(result.numUpdatedRows);
 }
 
-/** What authentication needs, by digest: the key, its member's current role, its org's slug. */
-export function findKeyForAuth(db: Db, keyHash: string) {
-  return db
+/** Runs on every authenticated request: compiled once (see prepared-query.ts), read fresh each time. */
+const keyForAuth = preparedQuery((db: Db, keyHash: string) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('organizations as o', 'o.id', 'k.org_id')
     .leftJoin('members as m', (join) => join.onRef('m.org_id', '=', 'k.org_id').onRef('m.user_id', '=', 'k.user_id'))
@@ -43,8 +44,13 @@ export function findKeyForAuth(db: Db, keyHash: string) {
       'k.id', 'k.org_id', 'k.user_id', 'k.role', 'k.permissions', 'k.expires_at', 'k.revoked_at', 'k.last_used_at',
       'm.role as member_role', 'o.slug as org_slug',
     ])
-    .where('k.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .where('k.key_hash', '=', keyHash),
+);
+
+/** What authentication needs, by digest: the key, its member's current role, its org's slug. */
+export async function findKeyForAuth(db: Db, keyHash: string) {
+  const [row] = await keyForAuth(db, keyHash);
+  return row;
 }
 
 export async function touchApiKey(db: Db, keyId: string, at: string): Promise<void> {

@@ -3,7 +3,8 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import type { Middleware } from 'koa';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { type Context as ApiContext, type Document, OpenAPIBackend } from 'openapi-backend';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { type Document, OpenAPIBackend } from 'openapi-backend';
 import { authenticateApiKey } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { atLeast } from '../auth/roles.js';
@@ -12,7 +13,6 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AppError, forbidden, unauthorized } from '../shared/errors.js';
 import type { OpenApiDocument } from './contract.js';
 import type { Operation, RateLimitTier } from './operation.js';
-import { precompileRouting } from './precompiled-routing.js';
 import { clientIp } from './request-meta.js';
 import { validationError } from './validation-errors.js';
 
@@ -28,8 +28,8 @@ interface ApiState {
 }
 
 /**
- * Routes /api/v1 requests by operationId through openapi-backend: authenticate, rate-limit,
- * validate against the contract, check the role, run the operation. Every step that refuses
+ * Routes /api/v1 requests by operationId: authenticate, rate-limit, validate against the contract
+ * (openapi-backend's validators), check the role, run the operation. Every step that refuses
  * throws an AppError, which the error middleware turns into the envelope.
  */
 export async function createApiMiddleware(
@@ -53,77 +53,8 @@ export async function createApiMiddleware(
   // openapi-backend checks definitions against the 3.0 schema; the 3.1 document is linted by Redocly.
   api.validateDefinition = () => api.document;
 
-  api.registerSecurityHandler('bearerAuth', (_c: ApiContext, ctx: KoaCtx) =>
-    authenticateApiKey(deps.store.db, ctx.get('authorization') || undefined).then((p) => {
-      if (p) ctx.state.principal = p;
-      return p ?? false;
-    }),
-  );
-  // Web sessions arrive with issue 7 (sign-in); until then a cookie authenticates nobody.
-  api.registerSecurityHandler('sessionCookie', () => false);
-
-  api.register({
-    postSecurityHandler: async (c: ApiContext, ctx: KoaCtx) => {
-      const principal = ctx.state.principal;
-      const op = operations[c.operation.operationId!];
-      const tier: RateLimitTier = op?.tier ?? (c.request.method.toLowerCase() === 'get' ? 'read' : 'write');
-      const key = principal?.rateLimitKey ?? `ip:${clientIp(ctx, deps.config.trustProxy)}`;
-      const d = await rateLimiter.consume(tier, key);
-      ctx.set('X-RateLimit-Limit', String(d.limit));
-      ctx.set('X-RateLimit-Remaining', String(d.remaining));
-      if (!d.allowed) {
-        ctx.set('Retry-After', String(d.retryAfter));
-        throw new AppError('RATE_LIMITED', `Too many requests: retry in ${d.retryAfter} s`, { retryAfterSeconds: d.retryAfter });
-      }
-      // Refusals come in this order, each with the rate-limit headers: 429, 401, then a body
-      // that could not be read (see app.ts), then the contract's validation.
-      if (!c.security?.authorized) throw authFailure(c);
-      if (ctx.state.bodyError) throw ctx.state.bodyError;
-    },
-    unauthorizedHandler: (c: ApiContext) => {
-      throw authFailure(c);
-    },
-    validationFail: (c: ApiContext) => {
-      throw validationError(c.validation.errors ?? []);
-    },
-    notFound: (_c: ApiContext, ctx: KoaCtx) => {
-      throw new AppError('NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
-    },
-    methodNotAllowed: (_c: ApiContext, ctx: KoaCtx) => {
-      throw new AppError('NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
-    },
-  });
-
-  for (const [operationId, op] of Object.entries(operations)) {
-    api.register(operationId, async (c: ApiContext, ctx: KoaCtx) => {
-      const principal = ctx.state.principal!;
-      if (!atLeast(principal.role, op.minRole)) {
-        throw forbidden(`This operation needs the ${op.minRole} role`, { requiredRole: op.minRole, role: principal.role });
-      }
-      if (op.permission && principal.apiKeyId && !principal.permissions.includes(op.permission)) {
-        throw forbidden(`This API key lacks the ${op.permission} permission`, { requiredPermission: op.permission });
-      }
-      const result = await op.run(deps, {
-        principal,
-        actor: { userId: principal.userId, ipAddress: clientIp(ctx, deps.config.trustProxy), userAgent: ctx.get('user-agent') || null },
-        params: c.request.params as Record<string, string>,
-        query: c.request.query as Record<string, unknown>,
-        body: c.request.requestBody,
-        requestId: ctx.state.requestId as string,
-        koa: ctx,
-      });
-      ctx.status = result.status;
-      if (result.headers) ctx.set(result.headers);
-      ctx.body = result.body as Readable | object;
-    });
-  }
-  for (const id of notImplemented) {
-    api.register(id, () => {
-      throw new AppError('NOT_IMPLEMENTED', `${id} is not implemented yet`, { operationId: id });
-    });
-  }
   await api.init();
-  precompileRouting(api.router);
+  // Compiles every operation's request validators now, so a broken schema fails start-up.
   api.validator.preCompileRequestValidators();
 
   // Every documented operation is served (or declared 501), and every handler is documented.
@@ -137,19 +68,213 @@ export async function createApiMiddleware(
   const missing = documented.filter((id) => !operations[id] && !notImplemented.includes(id));
   if (missing.length) throw new Error(`openapi.yaml operations without a handler: ${missing.join(', ')}`);
 
-  return async (ctx) => {
-    await api.handleRequest(
-      { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers as Record<string, string>, body: (ctx.request as { body?: unknown }).body },
-      ctx,
-    );
+  const securityHandlers: Record<string, SecurityHandler> = {
+    bearerAuth: async (ctx) => {
+      const principal = await authenticateApiKey(deps.store.db, ctx.get('authorization') || undefined);
+      if (principal) ctx.state.principal = principal;
+      return principal ?? false;
+    },
+    // Web sessions arrive with issue 7 (sign-in); until then a cookie authenticates nobody.
+    sessionCookie: () => false,
+  };
+  const router = compileRoutes(api);
+
+  return async (ctx: KoaCtx) => {
+    const match = router.match(ctx.method, ctx.path);
+    if (!match) throw new AppError('NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
+    const { route, params } = match;
+    const op = operations[route.operationId];
+
+    const security = await authenticate(ctx, route, securityHandlers);
+    const principal = ctx.state.principal;
+    const tier: RateLimitTier = op?.tier ?? (route.method === 'get' ? 'read' : 'write');
+    const key = principal?.rateLimitKey ?? `ip:${clientIp(ctx, deps.config.trustProxy)}`;
+    const d = await rateLimiter.consume(tier, key);
+    ctx.set('X-RateLimit-Limit', String(d.limit));
+    ctx.set('X-RateLimit-Remaining', String(d.remaining));
+    if (!d.allowed) {
+      ctx.set('Retry-After', String(d.retryAfter));
+      throw new AppError('RATE_LIMITED', `Too many requests: retry in ${d.retryAfter} s`, { retryAfterSeconds: d.retryAfter });
+    }
+    // Refusals come in this order, each with the rate-limit headers: 429, 401, then a body
+    // that could not be read (see app.ts), then the contract's validation.
+    if (!security.authorized) throw authFailure(security.results);
+    if (ctx.state.bodyError) throw ctx.state.bodyError;
+    const input = validateRequest(api, route, params, ctx);
+
+    if (!op) throw new AppError('NOT_IMPLEMENTED', `${route.operationId} is not implemented yet`, { operationId: route.operationId });
+    if (!atLeast(principal!.role, op.minRole)) {
+      throw forbidden(`This operation needs the ${op.minRole} role`, { requiredRole: op.minRole, role: principal!.role });
+    }
+    if (op.permission && principal!.apiKeyId && !principal!.permissions.includes(op.permission)) {
+      throw forbidden(`This API key lacks the ${op.permission} permission`, { requiredPermission: op.permission });
+    }
+    const result = await op.run(deps, {
+      principal: principal!,
+      actor: { userId: principal!.userId, ipAddress: clientIp(ctx, deps.config.trustProxy), userAgent: ctx.get('user-agent') || null },
+      params,
+      query: input.query,
+      body: input.body,
+      requestId: ctx.state.requestId as string,
+      koa: ctx,
+    });
+    ctx.status = result.status;
+    if (result.headers) ctx.set(result.headers);
+    ctx.body = result.body as Readable | object;
   };
 }
+
+/*
+ * Per-request dispatch, precompiled from the contract.
+ *
+ * Why not `api.handleRequest()`: profiling GET /orgs/{slug}/members (docs/PERFORMANCE.md) showed
+ * openapi-backend 5.21 redoing contract-only work on every request — rebuilding the list of all
+ * operations through lodash (twice), compiling a RegExp per operation path to route, compiling
+ * the path template again to read the parameters, and parsing the request four times — which
+ * cost more than the database work. Here the routing table and each operation's security
+ * requirements are built once at start-up, and each request is parsed once. The validation itself
+ * is unchanged: the same Ajv validators, compiled by openapi-backend from the contract, run on the
+ * same `{ path, query, header, cookie, requestBody }` object openapi-backend would build, so
+ * coercion, defaults and error messages are identical. What this dispatcher does not implement
+ * (query parameters with `content`, `explode: false`, cookie or header parameters) makes start-up
+ * fail rather than be silently ignored.
+ */
+
+type SecurityHandler = (ctx: KoaCtx) => unknown;
+
+/** What the dispatcher reads of an OpenAPI parameter object (the document is dereferenced). */
+interface Parameter {
+  name: string;
+  in: string;
+  content?: unknown;
+  explode?: boolean;
+  schema?: { type?: unknown };
+}
+
+interface Route {
+  readonly operationId: string;
+  readonly method: string;
+  /** The operation's path template, e.g. `/orgs/{slug}/members`. */
+  readonly path: string;
+  readonly pattern: RegExp;
+  readonly paramNames: readonly string[];
+  /** Alternatives (any one suffices), each a list of schemes that must all pass. */
+  readonly security: readonly (readonly string[])[];
+  /** Every scheme named in `security`, each run once. */
+  readonly schemes: readonly string[];
+  /** Query parameters typed as arrays: a single value arrives as a string and is wrapped. */
+  readonly arrayQueryParams: readonly string[];
+  readonly validators: readonly ValidateFunction[];
+}
+
+const API_ROOT = '/api/v1';
+
+/** Same rules as openapi-backend's router: exact path first, then templates by specificity; a path with no such method is a 404 too. */
+function compileRoutes(api: OpenAPIBackend) {
+  const definition = api.document as Document;
+  const routes = api.getOperations().map((op): Route => {
+    const parameters = (op.parameters ?? []) as Parameter[];
+    for (const p of parameters) {
+      if (p.in === 'cookie' || p.in === 'header' || p.content || p.explode === false) {
+        throw new Error(`${op.operationId}: parameter ${p.name} (${p.in}) uses a feature http/api.ts does not dispatch; extend it`);
+      }
+    }
+    const security = ((op.security ?? definition.security ?? []) as Record<string, unknown>[]).map((req) => Object.keys(req));
+    return {
+      operationId: op.operationId!,
+      method: op.method,
+      path: op.path,
+      pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '\0').split('\0').map(escapeRegExp).join('([^/]+)')}$`),
+      paramNames: [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+      security,
+      schemes: [...new Set(security.flat())],
+      arrayQueryParams: parameters.filter((p) => p.in === 'query' && p.schema?.type === 'array').map((p) => p.name),
+      validators: api.validator.getRequestValidatorsForOperation(op.operationId!),
+    };
+  });
+  const exact = new Map<string, Route>();
+  for (const r of routes) if (!exact.has(`${r.method} ${r.path}`)) exact.set(`${r.method} ${r.path}`, r);
+  // Stable sort: equally specific templates keep document order.
+  const templates = [...routes].sort((a, b) => b.path.replace(/\{.*?\}/g, '').length - a.path.replace(/\{.*?\}/g, '').length);
+
+  return {
+    match(rawMethod: string, rawPath: string): { route: Route; params: Record<string, string> } | undefined {
+      const method = rawMethod.trim().toLowerCase();
+      let path = rawPath.trim();
+      if (path === API_ROOT) path = '/';
+      else if (path.startsWith(`${API_ROOT}/`)) path = path.slice(API_ROOT.length);
+      else return undefined;
+      while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+
+      const exactRoute = exact.get(`${method} ${path}`);
+      for (const route of exactRoute ? [exactRoute] : templates) {
+        if (route.method !== method) continue;
+        const values = route.pattern.exec(path);
+        if (!values) continue;
+        const params: Record<string, string> = {};
+        // decodeURIComponent throws on a malformed escape, as openapi-backend's path parsing does.
+        route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(values[i + 1]!)));
+        return { route, params };
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Runs the security handler of each scheme the operation names (a handler that throws has failed,
+ * its error kept); authorized when every scheme of at least one alternative passed.
+ */
+async function authenticate(ctx: KoaCtx, route: Route, handlers: Record<string, SecurityHandler>) {
+  const results: Record<string, unknown> = {};
+  for (const scheme of route.schemes) {
+    try {
+      results[scheme] = handlers[scheme] ? await handlers[scheme](ctx) : undefined;
+    } catch (error) {
+      results[scheme] = { error: error || new Error('security handler rejected') };
+    }
+  }
+  const passed = (r: unknown) => Boolean(r) && !(typeof r === 'object' && (r as { error?: unknown }).error);
+  return { results, authorized: route.security.some((schemes) => schemes.every((s) => passed(results[s]))) };
+}
+
+/**
+ * The contract's request validation, as openapi-backend's `validateRequest` does it: the query
+ * parsed with `qs`, one object with the path parameters, query, headers and cookies (and the body
+ * when there is one), every validator of the operation run on it. Ajv coerces the path and query
+ * in place and fills defaults (also into the body).
+ */
+function validateRequest(api: OpenAPIBackend, route: Route, params: Record<string, string>, ctx: KoaCtx) {
+  const body = (ctx.request as { body?: unknown }).body;
+  const query = api.router.parseRequestQuery({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: {} }) as Record<string, unknown>;
+  for (const name of route.arrayQueryParams) {
+    if (typeof query[name] === 'string') query[name] = [query[name]];
+  }
+  const parameters: Record<string, unknown> = {
+    // A copy: coercion must not change the (string) params handed to the operation.
+    path: { ...params },
+    query,
+    header: { ...ctx.headers },
+    // No operation declares cookie parameters (checked at start-up): nothing to validate in them.
+    cookie: {},
+  };
+  const contentType = ctx.get('content-type').split(';')[0]!.trim().toLowerCase();
+  if (typeof body === 'object' || contentType === 'application/json') parameters.requestBody = body;
+  const errors: ErrorObject[] = [];
+  for (const validate of route.validators) {
+    if (!validate(parameters)) errors.push(...(validate.errors ?? []));
+  }
+  if (errors.length) throw validationError(errors);
+  return { query, body };
+}
+
+const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type KoaCtx = Parameters<Middleware>[0] & { state: ApiState & Record<string, unknown> };
 
 /** The bearer handler's own 401 (unknown, revoked, expired…) or the generic one. */
-function authFailure(c: ApiContext): AppError {
-  const failure = (c.security?.bearerAuth as { error?: unknown } | undefined)?.error;
+function authFailure(results: Record<string, unknown>): AppError {
+  const failure = (results.bearerAuth as { error?: unknown } | undefined)?.error;
   return failure instanceof AppError ? failure : unauthorized();
 }
 

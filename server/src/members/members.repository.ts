@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { MembersTable } from '../db/schema.js';
 import { newId, nowIso } from '../shared/ids.js';
 
@@ -15,11 +16,17 @@ export function findMemberByUser(db: Db, orgId: string, userId: string): Promise
   return withEmail(db).where('m.org_id', '=', orgId).where('m.user_id', '=', userId).executeTakeFirst();
 }
 
-export function listMembers(db: Db, orgId: string, page: { limit: number; offset: number }) {
-  return Promise.all([
-    withEmail(db).where('m.org_id', '=', orgId).orderBy('m.created_at').orderBy('m.id').limit(page.limit).offset(page.offset).execute(),
-    db.selectFrom('members').where('org_id', '=', orgId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+// A hot read (GET /orgs/{slug}/members): compiled once, see prepared-query.ts.
+const membersPage = preparedQuery((db: Db, orgId: string, limit: number, offset: number) =>
+  withEmail(db).where('m.org_id', '=', orgId).orderBy('m.created_at').orderBy('m.id').limit(limit).offset(offset),
+);
+const membersCount = preparedQuery((db: Db, orgId: string) =>
+  db.selectFrom('members').where('org_id', '=', orgId).select((eb) => eb.fn.countAll<number>().as('n')),
+);
+
+export async function listMembers(db: Db, orgId: string, page: { limit: number; offset: number }) {
+  const [rows, [count]] = await Promise.all([membersPage(db, orgId, page.limit, page.offset), membersCount(db, orgId)]);
+  return [rows, count!] as const;
 }
 
 export async function countAdmins(db: Db, orgId: string): Promise<number> {
