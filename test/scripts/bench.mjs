@@ -5,8 +5,8 @@
 // the ratio. One run prints everything; see docs/PERFORMANCE.md.
 //
 //   npm run bench                       (from the repo root: builds, then runs this)
-//   node test/scripts/bench.mjs [--duration 10] [--warmup 2] [--rounds 2] [--connections 10]
-//                               [--no-info] [--profile <dir>]
+//   node test/scripts/bench.mjs [--duration 10] [--warmup 2] [--rounds 3] [--connections 10]
+//                               [--no-info] [--profile <dir>] [--server-main <path/to/main.js>]
 //
 // --profile <dir>: both servers run under `node --cpu-prof` (full.cpuprofile, bare.cpuprofile in
 // <dir>) and the top functions during the measured runs are printed at the end (the profiler slows
@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import { summarizeProfile } from './cpuprofile-summary.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SERVER_MAIN = path.resolve(here, '../../server/dist/main.js');
+let SERVER_MAIN = path.resolve(here, '../../server/dist/main.js');
 const BARE_SERVER = path.join(here, 'bare-members-server.mjs');
 const HOST = '127.0.0.1';
 const MEMBERS = 20;
@@ -36,12 +36,15 @@ const { values: opts } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     'no-info': { type: 'boolean', default: false },
     profile: { type: 'string' },
+    'server-main': { type: 'string' },
   },
 });
+// Another build of the server (e.g. an older commit's server/dist/main.js), to compare before/after.
+if (opts['server-main']) SERVER_MAIN = path.resolve(opts['server-main']);
 const DURATION = Number(opts.duration);
 const WARMUP = Number(opts.warmup);
 const ROUNDS = Number(opts.rounds);
@@ -264,6 +267,7 @@ function report(results, info, profileSummary) {
     '',
     `Lemma benchmark: GET /api/v1/orgs/{slug}/members?limit=${MEMBERS} (${MEMBERS} rows) on SQLite`,
     `command: npm run bench  (node test/scripts/bench.mjs --duration ${DURATION} --warmup ${WARMUP} --rounds ${ROUNDS} --connections ${CONNECTIONS})`,
+    ...(opts['server-main'] ? [`server: ${SERVER_MAIN}`] : []),
     `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}`,
     `node ${process.version}; autocannon in the parent process, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${WARMUP} s warm-up + ${DURATION} s measured`,
     '',
@@ -276,7 +280,11 @@ function report(results, info, profileSummary) {
   if (info) {
     lines.push(pad(['full stack (LOG_LEVEL=info)', fmt(info.rps), info.p50, info.p99, cpu(info), `1 run, access log to a file`]));
   }
+  // Each round measures bare and full back to back: the median of those paired ratios is the
+  // figure least moved by other load on the machine coming and going.
+  const paired = results.full.map((f, i) => (100 * f.rps) / results.bare[i].rps);
   lines.push('', `ratio full/bare: ${((100 * full.rps) / bare.rps).toFixed(1)} % of the bare req/s  (target >= 60 %)`);
+  lines.push(`per round: ${paired.map((r) => `${r.toFixed(1)} %`).join(', ')}; median ${median(paired).toFixed(1)} %`);
   if (bare.cpuUsPerRequest !== undefined && full.cpuUsPerRequest !== undefined) {
     lines.push(`ratio by server CPU per request (bare/full): ${((100 * bare.cpuUsPerRequest) / full.cpuUsPerRequest).toFixed(1)} %`);
   }

@@ -50,7 +50,10 @@ describe(`audit log [${dialect}]`, () => {
   it('filters by action, resource, user and inclusive dates, newest first, with paging', async () => {
     const t = await server.newTenant('filters');
     const slug = { slug: t.slug };
+    // Entries are stamped to the millisecond: keep the bootstrap's entries out of the window.
+    await new Promise((r) => setTimeout(r, 5));
     const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
     const { data: m1 } = await inviteMember({ client: t.admin, path: slug, body: { email: 'f1@example.com', role: 'viewer' } });
     const { data: m2 } = await inviteMember({ client: t.admin, path: slug, body: { email: 'f2@example.com', role: 'viewer' } });
     await updateMemberRole({ client: t.admin, path: { ...slug, id: m2.id }, body: { role: 'reviewer' } });

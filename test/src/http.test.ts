@@ -40,6 +40,10 @@ describe(`HTTP edge [${dialect}]`, () => {
     await expectValidation(await post('/orgs', JSON.stringify({ name: 'No slug' })), 'slug');
   });
 
+  it('a malformed escape in a path parameter is 400 naming it', async () => {
+    await expectValidation(await server.fetch('/orgs/%E0%A4%A/members', { apiKey: t.adminKey }), 'slug');
+  });
+
   it('a JSON array where an object belongs is 400', async () => {
     await expectValidation(await post('/orgs', '[]'), 'body');
   });

@@ -82,7 +82,7 @@ export async function createApiMiddleware(
   return async (ctx: KoaCtx) => {
     const match = router.match(ctx.method, ctx.path);
     if (!match) throw new AppError('NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
-    const { route, params } = match;
+    const { route } = match;
     const op = operations[route.operationId];
 
     const security = await authenticate(ctx, route, securityHandlers);
@@ -100,6 +100,7 @@ export async function createApiMiddleware(
     // that could not be read (see app.ts), then the contract's validation.
     if (!security.authorized) throw authFailure(security.results);
     if (ctx.state.bodyError) throw ctx.state.bodyError;
+    const params = decodePathParams(match.params);
     const input = validateRequest(api, route, params, ctx);
 
     if (!op) throw new AppError('NOT_IMPLEMENTED', `${route.operationId} is not implemented yet`, { operationId: route.operationId });
@@ -212,8 +213,8 @@ function compileRoutes(api: OpenAPIBackend) {
         const values = route.pattern.exec(path);
         if (!values) continue;
         const params: Record<string, string> = {};
-        // decodeURIComponent throws on a malformed escape, as openapi-backend's path parsing does.
-        route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(values[i + 1]!)));
+        // Still percent-encoded: decoded after authentication and rate limiting (a bad escape is a 400).
+        route.paramNames.forEach((name, i) => (params[name] = values[i + 1]!));
         return { route, params };
       }
       return undefined;
@@ -266,6 +267,19 @@ function validateRequest(api: OpenAPIBackend, route: Route, params: Record<strin
   }
   if (errors.length) throw validationError(errors);
   return { query, body };
+}
+
+/** A malformed percent-escape in a path parameter is the client's error, not ours. */
+function decodePathParams(raw: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      throw new AppError('VALIDATION_ERROR', `${name}: is not valid percent-encoding`, { field: name, issue: 'is not valid percent-encoding' });
+    }
+  }
+  return params;
 }
 
 const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
