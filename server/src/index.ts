@@ -1,6 +1,6 @@
 export { loadConfig, type Config } from './config.js';
 export { buildApp } from './http/app.js';
-export { loadContract, CONTRACT_PATH } from './http/contract.js';
+export { contractBackend, loadContract, CONTRACT_PATH } from './http/contract.js';
 export { createDeps, createLogger, startServer, type RunningServer } from './server.js';
 export { openStore, type Store } from './db/database.js';
 export { migrateToLatest } from './db/migrator.js';

@@ -1,10 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
-import { loadContract } from '@lemma/server';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+import type { OpenAPIBackend, Operation } from 'openapi-backend';
+import { contractBackend, loadContract } from '@lemma/server';
 
 /** A response that does not match openapi.yaml: the test that saw it fails. */
 export class ContractViolation extends Error {}
@@ -15,21 +10,7 @@ export const violations: string[] = [];
 let api: Promise<OpenAPIBackend> | undefined;
 
 /** openapi-backend over the same contract, used here only to validate responses. */
-function contractApi(): Promise<OpenAPIBackend> {
-  api ??= (async () => {
-    const resolved = await $RefParser.dereference(structuredClone(loadContract()) as never);
-    const backend = new OpenAPIBackend({
-      definition: JSON.parse(JSON.stringify(resolved)) as Document,
-      apiRoot: '/api/v1',
-      quick: true,
-      customizeAjv: (_a, opts) => addFormats(new Ajv2020({ ...opts, strict: false })) as never,
-    });
-    backend.validateDefinition = () => backend.document;
-    await backend.init();
-    return backend;
-  })();
-  return api;
-}
+const contractApi = () => (api ??= contractBackend(loadContract(), { forRequests: false }));
 
 /**
  * Checks one response against the contract: the status is documented for the operation, the

@@ -88,9 +88,9 @@ async function* allRows(db: Db, orgId: string, filters: AuditFilters): AsyncGene
 export function auditCsvStream(db: Db, orgId: string, filters: AuditFilters): Readable {
   const records = Readable.from(
     (async function* () {
-      for await (const row of allRows(db, orgId, filters)) {
-        const e = toEntry(row);
-        yield [e.id, e.action, e.userId ?? '', e.resourceType, e.resourceId, row.details, e.ipAddress ?? '', e.userAgent ?? '', e.createdAt];
+      for await (const r of allRows(db, orgId, filters)) {
+        // `details` goes out as stored: it is already JSON text.
+        yield [r.id, r.action, r.user_id ?? '', r.resource_type, r.resource_id, r.details, r.ip_address ?? '', r.user_agent ?? '', r.created_at];
       }
     })(),
   );

@@ -1,22 +1,17 @@
 import type { Readable } from 'node:stream';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import type { Middleware } from 'koa';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { type Document, OpenAPIBackend } from 'openapi-backend';
+import type { Document, OpenAPIBackend } from 'openapi-backend';
 import { authenticateApiKey } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { atLeast } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AppError, forbidden, unauthorized } from '../shared/errors.js';
-import type { OpenApiDocument } from './contract.js';
+import { contractBackend, type OpenApiDocument } from './contract.js';
 import type { Operation, RateLimitTier } from './operation.js';
 import { clientIp } from './request-meta.js';
 import { validationError } from './validation-errors.js';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** Operations of later issues: in the contract, answered 501 until their feature lands. */
 export type NotImplemented = readonly string[];
@@ -39,21 +34,7 @@ export async function createApiMiddleware(
   notImplemented: NotImplemented,
   rateLimiter: RateLimiter,
 ): Promise<Middleware> {
-  const api = new OpenAPIBackend({
-    definition: await dereferenced(document),
-    apiRoot: '/api/v1',
-    strict: true,
-    // Quick: validators compile on demand (response validators are for tests, not the server);
-    // request validators are compiled below, so a broken schema still fails start-up.
-    quick: true,
-    validate: true,
-    coerceTypes: true,
-    customizeAjv: (_ajv, opts) => addFormats(new Ajv2020({ ...opts, strict: false, useDefaults: true, allErrors: false })) as never,
-  });
-  // openapi-backend checks definitions against the 3.0 schema; the 3.1 document is linted by Redocly.
-  api.validateDefinition = () => api.document;
-
-  await api.init();
+  const api = await contractBackend(document, { forRequests: true });
   // Compiles every operation's request validators now, so a broken schema fails start-up.
   api.validator.preCompileRequestValidators();
 
@@ -290,14 +271,4 @@ type KoaCtx = Parameters<Middleware>[0] & { state: ApiState & Record<string, unk
 function authFailure(results: Record<string, unknown>): AppError {
   const failure = (results.bearerAuth as { error?: unknown } | undefined)?.error;
   return failure instanceof AppError ? failure : unauthorized();
-}
-
-/**
- * The contract with every `$ref` replaced by its own copy of the target. openapi-backend's
- * response validator turns objects shared between places into JSON-pointer `$ref`s that Ajv then
- * rejects (`enum must be array`), so no two places may share an object.
- */
-async function dereferenced(document: OpenApiDocument): Promise<Document> {
-  const resolved = await $RefParser.dereference(structuredClone(document) as never);
-  return JSON.parse(JSON.stringify(resolved)) as Document;
 }
