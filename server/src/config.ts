@@ -12,6 +12,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
   readonly publicUrl: string;
+  /** How long a paused inference session can be resumed. */
+  readonly sessionTtlMs: number;
   readonly rateLimit: {
     readonly read: number;
     readonly write: number;
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: positiveInt(env, 'LEMMA_BODY_LIMIT_BYTES', 1024 * 1024),
     trustProxy: env.LEMMA_TRUST_PROXY === '1',
     publicUrl: env.LEMMA_PUBLIC_URL || `http://${host}:${port}`,
+    sessionTtlMs: positiveInt(env, 'LEMMA_SESSION_TTL_S', 24 * 60 * 60) * 1000,
     rateLimit: Object.freeze({
       read: positiveInt(env, 'LEMMA_RATE_LIMIT_READ', 60),
       write: positiveInt(env, 'LEMMA_RATE_LIMIT_WRITE', 30),

@@ -9,3 +9,6 @@ export { bootstrapOrg } from './orgs/orgs.service.js';
 export { insertAuditEntry } from './audit/audit.repository.js';
 export { compileUnit, execute, runExamples } from './units/executor.js';
 export { validateUnitDefinition } from './units/validate-definition.js';
+export { parseQuery, bindInputs } from './inference/parse/index.js';
+export { QUALITY_SET } from './inference/parse/quality-set.js';
+export { searchUnits } from './inference/match/unit-search.js';

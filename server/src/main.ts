@@ -30,7 +30,6 @@ program
       }
     }
     const server = await startServer(config, { logger, deps });
-    process.stdout.write(`Lemma is listening on ${server.url} (API reference: ${server.url}/docs)\n`);
     let closing = false;
     const shutdown = (signal: string) => {
       if (closing) return;
@@ -46,6 +45,8 @@ program
     };
     process.on('SIGTERM', () => shutdown('SIGTERM'));
     process.on('SIGINT', () => shutdown('SIGINT'));
+    // Announce only once the signal handlers are in place: a supervisor may stop us as soon as it reads this.
+    process.stdout.write(`Lemma is listening on ${server.url} (API reference: ${server.url}/docs)\n`);
   });
 
 program

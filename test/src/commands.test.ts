@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLemmaClient, listMembers, listOrgs } from '@lemma/sdk';
+import { createLemmaClient, listDomains, listMembers, listOrgs, listUnits } from '@lemma/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractCheckingFetch } from './contract-check.js';
 import { dialect, freshDatabase, type TestDatabase } from './harness.js';
@@ -54,8 +54,15 @@ describe(`lemma-server commands [${dialect}]`, () => {
       const key = fs.readFileSync(keyFile, 'utf8').trim();
       expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(proc.output()).toContain(key);
-      const { data } = await listOrgs({ client: createLemmaClient({ baseUrl: proc.url, apiKey: key, fetch: contractCheckingFetch() }) });
+      const client = createLemmaClient({ baseUrl: proc.url, apiKey: key, fetch: contractCheckingFetch() });
+      const { data } = await listOrgs({ client });
       expect(data.map((o) => o.slug)).toEqual(['demo']);
+      // One domain per template, its example units verified by a reviewer other than their author.
+      const domains = await listDomains({ client });
+      expect(domains.data.map((d) => d.name).sort()).toEqual(['Finance', 'HR', 'Healthcare', 'Insurance', 'Legal', 'Tax']);
+      const all = await listUnits({ client, query: { limit: 200 } });
+      expect(all.meta.total).toBe(domains.data.reduce((n, d) => n + d.unitCount, 0));
+      expect(all.data.every((u) => u.status === 'verified' && u.reviews.every((r) => r.reviewerId !== u.authorId))).toBe(true);
       expect(await proc.stop()).toBe(0);
       // A second start finds the organization and prints no key.
       const again = await spawnServer(['--demo'], fresh.env);

@@ -64,6 +64,8 @@ export async function freshDatabase(): Promise<TestDatabase> {
 
 export interface TestServer extends RunningServer {
   readonly database: TestDatabase;
+  /** The encryption key of this server: another process sharing its database needs the same. */
+  readonly encryptionKey: string;
   /** Log lines the server wrote (JSON), e.g. the dev outbox. */
   readonly logs: Record<string, unknown>[];
   /** An SDK client whose every response is checked against openapi.yaml. */
@@ -94,7 +96,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
   });
   const logger = createLogger(config, sink);
-  const deps = await createDeps(config, logger, { LEMMA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+  const encryptionKey = randomBytes(32).toString('hex');
+  const deps = await createDeps(config, logger, { LEMMA_ENCRYPTION_KEY: encryptionKey });
   const server = await startServer(config, { logger, deps });
   const checkedFetch = contractCheckingFetch();
   const client = (apiKey?: string, headers?: Record<string, string>) =>
@@ -102,6 +105,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const testServer: TestServer = {
     ...server,
     database,
+    encryptionKey,
     logs,
     client,
     fetch: (p, init = {}) => {

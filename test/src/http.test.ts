@@ -25,6 +25,10 @@ describe(`HTTP edge [${dialect}]`, () => {
     await expectValidation(await post('/orgs', '{"name": "x", '), 'body');
   });
 
+  it('a NUL character in any string is 400 naming its field, on both databases', async () => {
+    await expectValidation(await post('/orgs', JSON.stringify({ name: 'a\u0000b', slug: `${t.slug}-nul` })), 'name');
+  });
+
   it('a body that is not JSON is 400 naming Content-Type', async () => {
     await expectValidation(await post('/orgs', 'name=x&slug=y', { 'content-type': 'application/x-www-form-urlencoded' }), 'Content-Type');
   });
@@ -64,12 +68,12 @@ describe(`HTTP edge [${dialect}]`, () => {
   });
 
   it('operations of later issues answer 501 in the envelope', async () => {
-    const res = await server.fetch('/units', { apiKey: t.adminKey });
+    const res = await server.fetch('/workflows', { apiKey: t.adminKey });
     expect(res.status).toBe(501);
-    expect(await res.json()).toMatchObject({ error: { code: 'NOT_IMPLEMENTED', details: { operationId: 'listUnits' } } });
+    expect(await res.json()).toMatchObject({ error: { code: 'NOT_IMPLEMENTED', details: { operationId: 'listWorkflows' } } });
     // Still authenticated and validated first.
-    expect((await server.fetch('/units')).status).toBe(401);
-    expect((await server.fetch('/units?limit=500', { apiKey: t.adminKey })).status).toBe(400);
+    expect((await server.fetch('/workflows')).status).toBe(401);
+    expect((await server.fetch('/workflows?limit=500', { apiKey: t.adminKey })).status).toBe(400);
   });
 
   it('serves the contract, the API reference and the probes', async () => {

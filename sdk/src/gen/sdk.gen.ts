@@ -270,7 +270,10 @@ export const listInferenceLogs = <ThrowOnError extends boolean = true>(options: 
  * `{ sessionId, additionalInputs }`, where each key is a question's `name` and each value one
  * of its `options`; `query` is then not needed. An answer outside the options is 400 (field
  * `additionalInputs.<name>`); an unknown, finished, expired (24 h) or foreign session is 404,
- * as is an unknown `domainId` or `workflowSlug`.
+ * as is an unknown `domainId` or `workflowSlug`. A session whose units changed (a new
+ * version) or were deleted since it paused is 409: ask the question again. On a new run,
+ * `additionalInputs` may answer gates ahead of time (each key must be a gate of the units
+ * the run asks).
  *
  * **Extension:** with `workflowSlug`, the workflow's units run in DAG order instead of being
  * matched, outputs feeding inputs, with the same trust tagging, sessions and logging.
@@ -346,7 +349,8 @@ export const submitInferenceFeedback = <ThrowOnError extends boolean = true>(opt
  *
  * Units of the organization, newest first, filtered by any combination of status, type,
  * domain and jurisdiction. A `jurisdiction` filter also returns units with no jurisdiction,
- * which apply everywhere.
+ * which apply everywhere, and units of a broader jurisdiction it is part of (`US` for
+ * `US-CA`).
  *
  */
 export const listUnits = <ThrowOnError extends boolean = true>(options: Options<ListUnitsData, ThrowOnError>) => options.client.get<ListUnitsResponses, ListUnitsErrors, ThrowOnError, 'data'>({
@@ -501,12 +505,19 @@ export const updateUnit = <ThrowOnError extends boolean = true>(options: Options
  * `remove_element`. Corrections (`value`) are stored as proposed changes for the author.
  *
  * Reviewer role or above, never the unit's author (403, four-eyes); when the unit's domain has
- * members, only its reviewer+ members and org admins. The unit becomes `verified` when
+ * members, only its reviewer+ members and org admins (403).
+ *
+ * Each reviewer's latest review of the current version counts. An overall `approve` approves
+ * every step/element it does not correct; an element `approve`/`approve_element` approves
+ * that one; any other element action is a correction that blocks its element. The unit is
+ * `in_review` while any reviewer's latest review is `request_changes`; `verified` when
  * approvals reach the organization's `verification.minApprovals` with every step/element
- * approved and no open change request, `partial_verified` when only some are approved;
- * `request_changes` keeps or returns it to `in_review`. An `elementId` not in the definition
- * or an action that does not fit the unit type is 400; reviewing an already verified version,
- * or approving a unit whose examples fail, is 409 (the failing example is named).
+ * approved; `partial_verified` when some but not all are; otherwise `in_review`.
+ *
+ * An `elementId` not in the definition, one reviewed twice, or an action that does not fit the
+ * unit type is 400 (`elementReviews[i].…`); reviewing an already verified version, or
+ * approving a unit whose examples fail, is 409 (the failing examples are named in
+ * `details.failingExamples`).
  *
  */
 export const verifyUnit = <ThrowOnError extends boolean = true>(options: Options<VerifyUnitData, ThrowOnError>) => options.client.post<VerifyUnitResponses, VerifyUnitErrors, ThrowOnError, 'data'>({

@@ -355,7 +355,7 @@ export type InferenceRequest = {
      */
     domainId?: Id;
     /**
-     * Only match units that apply here (units with no jurisdiction always apply).
+     * Only match units that apply here: of this jurisdiction, of a broader one it is part of (`US` for `US-CA`), or of none. Without it, a jurisdiction named in the question ("in California") is used.
      */
     jurisdiction?: Jurisdiction;
     /**
@@ -582,7 +582,8 @@ export type CelExpression = string;
 /**
  * JSON Schema of one variable. Besides the standard keywords (`type`, `title`, `description`,
  * `enum`, `minimum`, `format`, …) it may carry `x-aliases`: words that help the parser
- * recognise the variable in a question.
+ * recognise the variable in a question, and `x-enum-aliases`: synonyms of enum values
+ * (`{ "temporary": ["temp", "seasonal"] }`).
  *
  */
 export type UnitVariableSchema = {
@@ -591,6 +592,9 @@ export type UnitVariableSchema = {
     description?: string;
     enum?: Array<unknown>;
     'x-aliases'?: Array<string>;
+    'x-enum-aliases'?: {
+        [key: string]: Array<string>;
+    };
     [key: string]: unknown;
 };
 
@@ -822,7 +826,7 @@ export type UnitReview = {
 };
 
 /**
- * A correction from an element review, for the author to apply.
+ * A correction from an element review (the latest review of each reviewer of the current version), for the author to apply.
  */
 export type ProposedChange = {
     id: Id;
@@ -1930,10 +1934,6 @@ export type ListInferenceLogsErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListInferenceLogsError = ListInferenceLogsErrors[keyof ListInferenceLogsErrors];
@@ -1972,6 +1972,10 @@ export type RunInferenceErrors = {
      */
     404: ErrorBody;
     /**
+     * The change conflicts with the current state (a duplicate, or a rule such as the last admin).
+     */
+    409: ErrorBody;
+    /**
      * Too many requests in this window.
      */
     429: ErrorBody;
@@ -1979,10 +1983,6 @@ export type RunInferenceErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type RunInferenceError = RunInferenceErrors[keyof RunInferenceErrors];
@@ -2028,10 +2028,6 @@ export type SaveSegmentAsUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type SaveSegmentAsUnitError = SaveSegmentAsUnitErrors[keyof SaveSegmentAsUnitErrors];
@@ -2077,10 +2073,6 @@ export type SubmitInferenceFeedbackErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type SubmitInferenceFeedbackError = SubmitInferenceFeedbackErrors[keyof SubmitInferenceFeedbackErrors];
@@ -2143,10 +2135,6 @@ export type ListUnitsErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListUnitsError = ListUnitsErrors[keyof ListUnitsErrors];
@@ -2192,10 +2180,6 @@ export type CreateUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type CreateUnitError = CreateUnitErrors[keyof CreateUnitErrors];
@@ -2233,10 +2217,6 @@ export type GetUnitsBySlugsErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type GetUnitsBySlugsError = GetUnitsBySlugsErrors[keyof GetUnitsBySlugsErrors];
@@ -2282,10 +2262,6 @@ export type GenerateUnitsFromGapsErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type GenerateUnitsFromGapsError = GenerateUnitsFromGapsErrors[keyof GenerateUnitsFromGapsErrors];
@@ -2340,10 +2316,6 @@ export type DeleteUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type DeleteUnitError = DeleteUnitErrors[keyof DeleteUnitErrors];
@@ -2390,10 +2362,6 @@ export type GetUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type GetUnitError = GetUnitErrors[keyof GetUnitErrors];
@@ -2444,10 +2412,6 @@ export type UpdateUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type UpdateUnitError = UpdateUnitErrors[keyof UpdateUnitErrors];
@@ -2502,10 +2466,6 @@ export type VerifyUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type VerifyUnitError = VerifyUnitErrors[keyof VerifyUnitErrors];
@@ -2556,10 +2516,6 @@ export type AssignReviewersErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type AssignReviewersError = AssignReviewersErrors[keyof AssignReviewersErrors];
@@ -2615,10 +2571,6 @@ export type ListUnitEdgesErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListUnitEdgesError = ListUnitEdgesErrors[keyof ListUnitEdgesErrors];
@@ -2673,10 +2625,6 @@ export type CreateUnitEdgeErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type CreateUnitEdgeError = CreateUnitEdgeErrors[keyof CreateUnitEdgeErrors];
@@ -2727,10 +2675,6 @@ export type AiEditUnitErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type AiEditUnitError = AiEditUnitErrors[keyof AiEditUnitErrors];
@@ -2777,10 +2721,6 @@ export type ListDomainsErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListDomainsError = ListDomainsErrors[keyof ListDomainsErrors];
@@ -2826,10 +2766,6 @@ export type CreateDomainErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type CreateDomainError = CreateDomainErrors[keyof CreateDomainErrors];
@@ -2876,10 +2812,6 @@ export type ListDomainTemplatesErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListDomainTemplatesError = ListDomainTemplatesErrors[keyof ListDomainTemplatesErrors];
@@ -2935,10 +2867,6 @@ export type ListDomainMembersErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListDomainMembersError = ListDomainMembersErrors[keyof ListDomainMembersErrors];
@@ -2993,10 +2921,6 @@ export type AddDomainMemberErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type AddDomainMemberError = AddDomainMemberErrors[keyof AddDomainMemberErrors];
@@ -3051,10 +2975,6 @@ export type RemoveDomainMemberErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type RemoveDomainMemberError = RemoveDomainMemberErrors[keyof RemoveDomainMemberErrors];

@@ -7,7 +7,20 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'api_key.created',
   'api_key.revoked',
+  'domain.created',
+  'domain.member_added',
+  'domain.member_removed',
+  'unit.created',
+  'unit.updated',
+  'unit.deleted',
+  'unit.verified',
+  'unit.assigned',
+  'unit.edge_created',
+  'unit.ai_edited',
+  'inference.feedback',
+  'inference.saved_as_unit',
+  'units.generated_from_gaps',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type ResourceType = 'organization' | 'member' | 'api_key';
+export type ResourceType = 'organization' | 'member' | 'api_key' | 'domain' | 'unit' | 'inference_log';

@@ -68,6 +68,125 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+export interface DomainsTable {
+  id: string;
+  org_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  jurisdiction: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DomainMembersTable {
+  domain_id: string;
+  org_id: string;
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface UnitsTable {
+  id: string;
+  org_id: string;
+  slug: string;
+  name: string;
+  unit_type: string;
+  domain_id: string;
+  description: string | null;
+  given_text: string | null;
+  when_text: string | null;
+  then_text: string | null;
+  input_schema: string;
+  output_schema: string;
+  jurisdiction: string | null;
+  definition: string | null;
+  examples: string;
+  example_results: string;
+  status: string;
+  version: number;
+  verification_score: number;
+  approval_rate: number;
+  author_id: string;
+  reviewers: string;
+  /** The words full-text matching searches (units/search-text.ts), indexed per dialect. */
+  search_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UnitReviewsTable {
+  id: string;
+  org_id: string;
+  unit_id: string;
+  version: number;
+  reviewer_id: string;
+  action: string;
+  comment: string | null;
+  element_reviews: string;
+  created_at: string;
+}
+
+export interface UnitEdgesTable {
+  id: string;
+  org_id: string;
+  source_unit_id: string;
+  target_unit_id: string;
+  kind: string;
+  mapping: string;
+  created_at: string;
+}
+
+export interface InferenceSessionsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  status: string;
+  state_ciphertext: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InferenceLogsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  session_id: string | null;
+  mode: string;
+  coverage_percent: number;
+  duration_ms: number;
+  trust_summary: string;
+  units_fired: string;
+  models_used: string;
+  segment_count: number;
+  payload_ciphertext: string;
+  created_at: string;
+}
+
+export interface InferenceFeedbackTable {
+  id: string;
+  org_id: string;
+  inference_log_id: string;
+  segment_index: number;
+  feedback: string;
+  comment: string | null;
+  user_id: string;
+  created_at: string;
+}
+
+export interface InferenceGapsTable {
+  id: string;
+  org_id: string;
+  domain_id: string | null;
+  gap_key: string;
+  output_ciphertext: string;
+  inference_log_id: string;
+  resolved_unit_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -75,4 +194,13 @@ export interface Database {
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  domains: DomainsTable;
+  domain_members: DomainMembersTable;
+  units: UnitsTable;
+  unit_reviews: UnitReviewsTable;
+  unit_edges: UnitEdgesTable;
+  inference_sessions: InferenceSessionsTable;
+  inference_logs: InferenceLogsTable;
+  inference_feedback: InferenceFeedbackTable;
+  inference_gaps: InferenceGapsTable;
 }

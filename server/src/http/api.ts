@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { atLeast } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
-import { AppError, forbidden, unauthorized } from '../shared/errors.js';
+import { AppError, forbidden, invalid, unauthorized } from '../shared/errors.js';
 import { contractBackend, type OpenApiDocument } from './contract.js';
 import type { Operation, RateLimitTier } from './operation.js';
 import { clientIp } from './request-meta.js';
@@ -247,7 +247,24 @@ function validateRequest(api: OpenAPIBackend, route: Route, params: Record<strin
     if (!validate(parameters)) errors.push(...(validate.errors ?? []));
   }
   if (errors.length) throw validationError(errors);
+  const nul = nulCharacterPath(body, '');
+  if (nul !== null) throw invalid(nul || 'body', 'must not contain the NUL character (U+0000)');
   return { query, body };
+}
+
+/**
+ * The dotted path of the first string holding U+0000, or null. Postgres text cannot store it,
+ * so it is refused on both databases alike.
+ */
+function nulCharacterPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulCharacterPath(item, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+    if (key.includes('\u0000')) return path ? `${path}.${key}` : key;
+  }
+  return null;
 }
 
 /** A malformed percent-escape in a path parameter is the client's error, not ours. */

@@ -3,6 +3,7 @@ import { type Actor, insertAuditEntry } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
 import type { Role } from '../auth/roles.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { removeUserFromDomains } from '../domains/domains.repository.js';
 import { lockOrganization } from '../db/locks.js';
 import type { Deps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../shared/errors.js';
@@ -115,13 +116,14 @@ export function removeMember(deps: Deps, principal: Principal, actor: Actor, mem
     }
     const at = nowIso();
     const keysRevoked = await revokeKeysOfUser(trx, principal.orgId, row.user_id, at);
+    const domainsLeft = await removeUserFromDomains(trx, principal.orgId, row.user_id);
     await repo.deleteMember(trx, row.id);
     await insertAuditEntry(trx, dialect, actor, {
       orgId: principal.orgId,
       action: 'member.removed',
       resourceType: 'member',
       resourceId: row.id,
-      details: { email: row.email, role: row.role, keysRevoked, left: row.user_id === principal.userId },
+      details: { email: row.email, role: row.role, keysRevoked, domainsLeft, left: row.user_id === principal.userId },
     });
     return toMember(row);
   });

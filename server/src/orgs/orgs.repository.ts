@@ -29,3 +29,14 @@ export function listOrgsOfUser(db: Db, userId: string, onlyOrgIds: readonly stri
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
 }
+
+/** The organization's stored settings (JSON), as far as services read them. */
+export interface StoredOrgSettings {
+  verification?: { minApprovals?: number };
+  llm?: Record<string, unknown>;
+}
+
+export async function findOrgSettings(db: Db, orgId: string): Promise<StoredOrgSettings> {
+  const row = await db.selectFrom('organizations').select('settings').where('id', '=', orgId).executeTakeFirstOrThrow();
+  return JSON.parse(row.settings) as StoredOrgSettings;
+}

@@ -34,7 +34,8 @@ export class AppError extends Error {
 
 export const invalid = (field: string, issue: string) =>
   new AppError('VALIDATION_ERROR', `${field}: ${issue}`, { field, issue });
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const notFound = (what: string, details: Record<string, unknown> = {}) =>
+  new AppError('NOT_FOUND', `${what} not found`, details);
 export const conflict = (message: string, details: Record<string, unknown> = {}) =>
   new AppError('CONFLICT', message, details);
 export const forbidden = (message: string, details: Record<string, unknown> = {}) =>

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -10,6 +10,11 @@ export interface SecretBox {
   readonly keyId: string;
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
+  /**
+   * A keyed fingerprint (HMAC-SHA256, hex) to group equal secrets without storing them in the
+   * clear; it changes when the key rotates.
+   */
+  fingerprint(plaintext: string): string;
 }
 
 const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
@@ -48,8 +53,10 @@ export function loadSecretBox(opts: { envKey?: string | undefined; oldKeys?: str
     keys.set(keyIdOf(k), k);
   }
   const keyId = keyIdOf(key);
+  const fingerprintKey = createHmac('sha256', key).update('lemma fingerprint v1').digest();
   return {
     keyId,
+    fingerprint: (plaintext) => createHmac('sha256', fingerprintKey).update(plaintext).digest('hex'),
     encrypt(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -1,0 +1,239 @@
+/**
+ * `POST /inference` and its resume: parse -> match -> plan -> execute -> prose -> audit, then one
+ * inference log entry (and the session, and gaps) in one transaction. The question, the values
+ * taken from it and everything derived from them are stored encrypted.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Principal } from '../auth/principal.js';
+import type { Db } from '../db/database.js';
+import type { Deps } from '../deps.js';
+import { findDomain } from '../domains/domains.repository.js';
+import { invalid, notFound } from '../shared/errors.js';
+import { newId, nowIso } from '../shared/ids.js';
+import type { PendingQuestion } from '../units/executor.js';
+import { contentOf } from '../units/unit-record.js';
+import { auditSegments } from './auditor.js';
+import { type Evaluation, evaluatePlan, type Plan, planAnswer } from './engine.js';
+import { gapOf } from './gaps.js';
+import { searchUnits } from './match/unit-search.js';
+import { type ModelRoles, resolveModelRoles } from './model-roles.js';
+import { parseQuery } from './parse/index.js';
+import { arrange, localAdditions, responseOf } from './prose.js';
+import * as repo from './inference.repository.js';
+import { type InferenceMode, modeOf, type Segment, summarize, type TrustSummary } from './trust.js';
+
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface InferenceRequest {
+  query?: string;
+  domainId?: string;
+  jurisdiction?: string;
+  sessionId?: string;
+  additionalInputs?: Record<string, string>;
+  includeUnverified?: boolean;
+  workflowSlug?: string;
+}
+
+export interface InferenceResult {
+  response: string;
+  segments: Segment[];
+  trustSummary: TrustSummary;
+  coveragePercent: number;
+  unitsUsed: { id: string; name: string; type: string; status: string; verificationScore: number }[];
+  mode: InferenceMode;
+  sessionId: string | null;
+  pendingQuestions: PendingQuestion[];
+  modelsUsed: ModelRoles['used'];
+  inferenceLogId: string;
+}
+
+/** A paused run as stored (encrypted) in its session. */
+interface SessionState {
+  plan: Plan;
+  answers: Record<string, string>;
+  includeUnverified: boolean;
+  domainId: string | null;
+  pending: PendingQuestion[];
+}
+
+const STATUSES = { verified: ['verified', 'partial_verified'], all: ['verified', 'partial_verified', 'candidate', 'in_review'] };
+
+export async function runInference(deps: Deps, principal: Principal, request: InferenceRequest): Promise<InferenceResult> {
+  const started = performance.now();
+  if (request.workflowSlug !== undefined) throw notFound('Workflow', { field: 'workflowSlug' });
+  if (request.sessionId !== undefined) return resume(deps, principal, request.sessionId, request.additionalInputs ?? {}, started);
+  const query = request.query;
+  if (query === undefined) throw invalid('query', 'is required unless sessionId resumes a paused run');
+  const { db, dialect } = deps.store;
+  if (request.domainId !== undefined && !(await findDomain(db, principal.orgId, { id: request.domainId }))) {
+    throw notFound('Domain', { field: 'domainId' });
+  }
+  const roles = await resolveModelRoles(deps, principal.orgId);
+  const parsed = parseQuery(query);
+  const jurisdiction = request.jurisdiction ?? parsed.jurisdiction ?? undefined;
+  const includeUnverified = request.includeUnverified ?? false;
+  const candidates = await searchUnits(db, dialect, parsed.keywords, {
+    orgId: principal.orgId,
+    statuses: includeUnverified ? STATUSES.all : STATUSES.verified,
+    domainId: request.domainId,
+    jurisdiction,
+  });
+  const plan = await planAnswer(
+    parsed,
+    candidates,
+    (p, row) => roles.bind(p, contentOf(row).inputSchema),
+    async (row) => row.definition !== null || roles.applies(query, { name: row.name, when: row.when_text, given: row.given_text }),
+  );
+  const answers = request.additionalInputs ?? {};
+  checkAnswerNames(await gateNames(db, principal.orgId, plan), answers);
+  const trace = [
+    { stage: 'parse', provider: roles.used.parse.provider, clauses: parsed.clauses.length, values: parsed.values, jurisdiction: parsed.jurisdiction, keywords: parsed.keywords },
+    { stage: 'match', jurisdiction: jurisdiction ?? null, domainId: request.domainId ?? null, candidates: plan.considered, assignments: plan.assignments },
+  ];
+  return finish(deps, principal, roles, {
+    query, plan, answers, includeUnverified, domainId: request.domainId ?? null, session: null, trace, started,
+  });
+}
+
+/** The gate names of the planned units, with their options. */
+async function gateNames(db: Db, orgId: string, plan: Plan): Promise<Set<string>> {
+  const ids = plan.assignments.map((a) => a.unitId);
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('units').select(['unit_type', 'definition']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
+  const names = new Set<string>();
+  for (const row of rows) {
+    if (row.unit_type !== 'protocol' || row.definition === null) continue;
+    for (const step of (JSON.parse(row.definition) as { steps: { gate?: { name: string } }[] }).steps) if (step.gate) names.add(step.gate.name);
+  }
+  return names;
+}
+
+function checkAnswerNames(names: ReadonlySet<string>, answers: Record<string, string>): void {
+  for (const name of Object.keys(answers)) {
+    if (!names.has(name)) throw invalid(`additionalInputs.${name}`, 'is not a question of the units this run asks');
+  }
+}
+
+async function resume(deps: Deps, principal: Principal, sessionId: string, additional: Record<string, string>, started: number): Promise<InferenceResult> {
+  const { db } = deps.store;
+  const row = await repo.findOpenSession(db, principal.orgId, sessionId, nowIso());
+  if (!row) throw notFound('Session');
+  const state = JSON.parse(deps.secrets.decrypt(row.state_ciphertext)) as SessionState;
+  const pending = new Set(state.pending.map((q) => q.name));
+  for (const name of Object.keys(additional)) {
+    if (!pending.has(name) && !(name in state.answers)) throw invalid(`additionalInputs.${name}`, `is not a pending question of this session (pending: ${[...pending].join(', ')})`);
+  }
+  const roles = await resolveModelRoles(deps, principal.orgId);
+  return finish(deps, principal, roles, {
+    query: null,
+    plan: state.plan,
+    answers: { ...state.answers, ...additional },
+    includeUnverified: state.includeUnverified,
+    domainId: state.domainId,
+    session: row.id,
+    trace: [{ stage: 'resume', sessionId: row.id, answered: Object.keys(additional) }],
+    started,
+  });
+}
+
+interface Run {
+  query: string | null;
+  plan: Plan;
+  answers: Record<string, string>;
+  includeUnverified: boolean;
+  domainId: string | null;
+  /** The session being resumed, if any. */
+  session: string | null;
+  trace: Record<string, unknown>[];
+  started: number;
+}
+
+async function finish(deps: Deps, principal: Principal, roles: ModelRoles, run: Run): Promise<InferenceResult> {
+  const { db } = deps.store;
+  const evaluation: Evaluation = await evaluatePlan(db, principal.orgId, run.plan, run.answers);
+  const proseInput = { clauses: run.plan.clauses, evaluation, includeUnverified: run.includeUnverified };
+  const prose = await roles.prose(proseInput, localAdditions);
+  const segments = arrange(evaluation.segments, prose.additions);
+  const auditWarnings = [
+    ...roles.warnings,
+    ...prose.warnings,
+    ...auditSegments(segments, { query: run.query, values: [evaluation.inputVariables, evaluation.outputVariables] }),
+  ];
+  const paused = evaluation.pendingQuestions.length > 0;
+  const trustSummary = summarize(segments);
+  const mode = modeOf(evaluation.coveragePercent);
+  const inferenceLogId = newId('inf');
+  const at = nowIso();
+  const trace = [...run.trace, ...evaluation.trace, { stage: 'prose', provider: roles.used.prose.provider, added: prose.additions.length }, { stage: 'audit', warnings: auditWarnings.length }];
+
+  const sessionId = await db.transaction().execute(async (trx) => {
+    let sessionId = run.session;
+    if (paused) {
+      const state: SessionState = { plan: run.plan, answers: run.answers, includeUnverified: run.includeUnverified, domainId: run.domainId, pending: evaluation.pendingQuestions };
+      const ciphertext = deps.secrets.encrypt(JSON.stringify(state));
+      if (sessionId === null) {
+        sessionId = newId('ses');
+        const expires = new Date(Date.now() + deps.config.sessionTtlMs).toISOString();
+        await repo.insertSession(trx, { id: sessionId, org_id: principal.orgId, user_id: principal.userId, status: 'paused', state_ciphertext: ciphertext, expires_at: expires, created_at: at, updated_at: at });
+      } else {
+        await repo.updateSession(trx, sessionId, { state_ciphertext: ciphertext, updated_at: at });
+      }
+    } else if (sessionId !== null) {
+      // A finished session keeps no state: nothing of the question outlives the log.
+      await repo.updateSession(trx, sessionId, { status: 'finished', state_ciphertext: deps.secrets.encrypt('{}'), updated_at: at });
+    }
+    await repo.insertLog(trx, {
+      id: inferenceLogId,
+      org_id: principal.orgId,
+      user_id: principal.userId,
+      session_id: sessionId,
+      mode,
+      coverage_percent: evaluation.coveragePercent,
+      duration_ms: Math.round((performance.now() - run.started) * 100) / 100,
+      trust_summary: JSON.stringify(trustSummary),
+      units_fired: JSON.stringify(evaluation.unitsUsed),
+      models_used: JSON.stringify(roles.used),
+      segment_count: segments.length,
+      payload_ciphertext: deps.secrets.encrypt(JSON.stringify({
+        query: run.query,
+        inputVariables: evaluation.inputVariables,
+        outputVariables: evaluation.outputVariables,
+        executionTrace: trace,
+        auditWarnings,
+        segments,
+      })),
+      created_at: at,
+    });
+    // Parts of a new question that no unit covers are recorded once, as gaps.
+    if (run.session === null) {
+      for (const clause of evaluation.uncovered) {
+        const gap = gapOf(run.plan.clauses[clause]!);
+        if (gap === null) continue;
+        await repo.insertGap(trx, {
+          id: newId('gap'),
+          org_id: principal.orgId,
+          domain_id: run.domainId,
+          gap_key: deps.secrets.fingerprint(gap.key),
+          output_ciphertext: deps.secrets.encrypt(gap.output),
+          inference_log_id: inferenceLogId,
+          resolved_unit_id: null,
+          created_at: at,
+        });
+      }
+    }
+    return sessionId;
+  });
+
+  return {
+    response: responseOf(segments),
+    segments,
+    trustSummary,
+    coveragePercent: evaluation.coveragePercent,
+    unitsUsed: evaluation.unitsUsed.map(({ version: _version, ...u }) => u),
+    mode,
+    sessionId: paused || run.session !== null ? sessionId : null,
+    pendingQuestions: evaluation.pendingQuestions,
+    modelsUsed: roles.used,
+    inferenceLogId,
+  };
+}
