@@ -12,3 +12,4 @@ export { validateUnitDefinition } from './units/validate-definition.js';
 export { parseQuery, bindInputs } from './inference/parse/index.js';
 export { QUALITY_SET } from './inference/parse/quality-set.js';
 export { searchUnits } from './inference/match/unit-search.js';
+export { silentRunText } from './inference/engine.js';

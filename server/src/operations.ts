@@ -6,6 +6,7 @@ import type { Operation } from './http/operation.js';
 import { memberOperations } from './members/members.operations.js';
 import { orgOperations } from './orgs/orgs.operations.js';
 import { unitOperations } from './units/units.operations.js';
+import { workflowOperations } from './workflows/workflows.operations.js';
 
 /** Every served operation by operationId. Start-up fails if openapi.yaml has one not listed here. */
 export const operations: Record<string, Operation> = {
@@ -16,10 +17,5 @@ export const operations: Record<string, Operation> = {
   ...memberOperations,
   ...orgOperations,
   ...unitOperations,
+  ...workflowOperations,
 };
-
-/** In the contract, answered 501 NOT_IMPLEMENTED until their issue lands. */
-export const notImplemented = [
-  // Workflows (issue 5)
-  'listWorkflows', 'createWorkflow', 'composeWorkflow', 'getWorkflow', 'updateWorkflowStatus', 'createWorkflowVersion',
-] as const satisfies readonly string[];

@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const BENCHMARKS = [
   'bench.mjs', // HTTP: full stack vs bare Koa on GET /orgs/{slug}/members
   'bench-executor.mjs', // in process: Lemma's executor vs ZEN vs json-rules-engine
+  'bench-units.mjs', // HTTP: GET /units with filters at 10,000 and 100,000 units
+  'bench-inference.mjs', // HTTP: POST /inference at 1,000 / 10,000 / 100,000 verified units, and under load
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

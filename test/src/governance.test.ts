@@ -1,5 +1,5 @@
 import {
-  createApiKey, createOrg, inviteMember, listApiKeys, listMembers, listOrgs, removeMember, revokeApiKey, updateMemberRole, updateOrg,
+  createApiKey, createOrg, getCurrentPrincipal, inviteMember, listApiKeys, listMembers, listOrgs, removeMember, revokeApiKey, updateMemberRole, updateOrg,
 } from '@lemma/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './expect-error.js';
@@ -11,6 +11,16 @@ beforeAll(async () => {
 });
 
 describe(`organizations [${dialect}]`, () => {
+  it('says who is calling: user, organization, effective role and key', async () => {
+    const t = await server.newTenant();
+    const { data } = await getCurrentPrincipal({ client: t.admin });
+    expect(data).toMatchObject({ user: { id: t.adminUserId, email: `admin@${t.slug}.test` }, organization: { id: t.orgId, slug: t.slug }, role: 'admin', permissions: ['inference'] });
+    expect(data.apiKey).toMatchObject({ name: 'bootstrap admin', start: t.adminKey.slice(0, 12), expiresAt: null });
+    const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name: 'reader', role: 'viewer', permissions: [] } });
+    const { data: reader } = await getCurrentPrincipal({ client: server.client(k.key) });
+    expect(reader).toMatchObject({ role: 'viewer', permissions: [], apiKey: { name: 'reader' } });
+  });
+
   it('lists the caller\'s organization with its role', async () => {
     const t = await server.newTenant();
     const { data, meta } = await listOrgs({ client: t.admin });

@@ -274,7 +274,7 @@ describe(`inference [${dialect}]`, () => {
     expect(entry).toMatchObject({ userId: w.viewerUserId, mode: 'full_coverage', coveragePercent: 100, trustSummary: { verified: 1 } });
     expect(entry.query).toContain(marker);
     expect(entry.unitsFired).toEqual([{ id: w.units.program, name: 'Vacation accrual', type: 'program', status: 'verified', verificationScore: 1, version: 1 }]);
-    expect(entry.inputVariables).toMatchObject({ years_of_service: 7 });
+    expect(entry.inputVariables).toEqual({ [w.units.program!]: { years_of_service: 7 } });
     expect(entry.outputVariables).toEqual({ [w.units.program]: { vacation_days: 15 } });
     expect(entry.executionTrace.map((s) => s.stage)).toEqual(expect.arrayContaining(['parse', 'match', 'execute', 'prose', 'audit']));
     // Others see only their own; admins see everyone's.

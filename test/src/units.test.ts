@@ -3,7 +3,8 @@ import {
   getUnitsBySlugs, inviteMember, listAuditEntries, listUnitEdges, listUnits, updateOrg, updateUnit, verifyUnit,
   type LemmaClient, type UnitCreate,
 } from '@lemma/sdk';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlm, startFakeLlm } from './fake-llm-servers.js';
 import { expectError } from './expect-error.js';
 import { dialect, startTestServer, type Tenant, type TestServer } from './harness.js';
 
@@ -142,7 +143,12 @@ describe(`units [${dialect}]`, () => {
     const c = (await createUnit({ client: o.people.author.client, body: { ...vacation(o.domainId), name: 'NY vacation', jurisdiction: 'US-NY' } })).data;
     const d = (await createUnit({ client: o.people.author.client, body: { ...creditRisk(dom2.id), name: 'Global risk' } })).data;
     await assignReviewers({ client: o.admin, path: { id: d.id }, body: { reviewerIds: [o.people.reviewer.userId] } });
-    const ids = async (query: Record<string, unknown>) => (await listUnits({ client: o.people.viewer.client, query })).data.map((u) => u.id);
+    // meta.total comes from counters the database keeps: it must agree with the rows themselves.
+    const ids = async (query: Record<string, unknown>) => {
+      const { data, meta } = await listUnits({ client: o.people.viewer.client, query: { limit: 200, ...query } });
+      expect(meta.total, JSON.stringify(query)).toBe(data.length);
+      return data.map((u) => u.id);
+    };
 
     expect(await ids({})).toEqual([d.id, c.id, b.id, a.id]);
     expect(await ids({ unitType: 'framework' })).toEqual([d.id, b.id]);
@@ -157,6 +163,15 @@ describe(`units [${dialect}]`, () => {
     await expectError(listUnits({ client: o.admin, query: { status: 'approved' as 'verified' } }), 400, 'VALIDATION_ERROR', 'status');
     await expectError(listUnits({ client: o.admin, query: { limit: 201 } }), 400, 'VALIDATION_ERROR', 'limit');
     await expectError(listUnits({ client: o.admin, query: { offset: -1 } }), 400, 'VALIDATION_ERROR', 'offset');
+
+    // Counters follow status changes, edits and deletions.
+    await verifyUnit({ client: o.people.reviewer.client, path: { id: a.id }, body: { action: 'approve' } });
+    await updateUnit({ client: o.people.author.client, path: { id: c.id }, body: { jurisdiction: 'US', domainId: dom2.id } });
+    await deleteUnit({ client: o.admin, path: { id: b.id } });
+    expect(await ids({ status: 'verified' })).toEqual([a.id]);
+    expect(await ids({ domainId: dom2.id })).toEqual([d.id, c.id]);
+    expect(await ids({ jurisdiction: 'US-NY' })).toEqual([d.id, c.id]);
+    expect(await ids({})).toEqual([d.id, c.id, a.id]);
 
     const bySlugs = await getUnitsBySlugs({ client: o.people.viewer.client, body: { slugs: [c.slug, 'no-such-unit', a.slug] } });
     expect(bySlugs.data.map((u) => u.id)).toEqual([c.id, a.id]);
@@ -444,5 +459,43 @@ describe(`ai-edit [${dialect}]`, () => {
     expect((await getUnit({ client: t.admin, path: { id: unit.id } })).data.version).toBe(1);
     const { data: audit } = await listAuditEntries({ client: t.admin, query: { action: 'unit.ai_edited', resourceId: unit.id } });
     expect(audit).toEqual([]);
+  });
+});
+
+describe(`ai-edit through a model [${dialect}]`, () => {
+  let t: Awaited<ReturnType<typeof team>>;
+  let llm: FakeLlm;
+  beforeAll(async () => {
+    [t, llm] = await Promise.all([team(), startFakeLlm('openai')]);
+    await updateOrg({
+      client: t.admin,
+      path: { slug: t.slug },
+      body: { settings: { llm: { prose: { provider: 'openai', model: 'gpt-4o-mini' }, providers: { openai: { baseUrl: llm.baseUrl, apiKey: 'sk-test-edit-1234', timeoutMs: 5000, maxRetries: 0 } } } } },
+    });
+  });
+  afterAll(() => llm.close());
+
+  it("sends the instruction and the unit to the prose role's model and applies its changes as a new version", async () => {
+    const { data: unit } = await createUnit({ client: t.people.author.client, body: vacation(t.domainId) });
+    llm.reset((call) => {
+      expect(call.user).toContain('Instruction: Say that the rules date from 2026');
+      expect(call.user).toContain('"name": "Vacation accrual"');
+      return { json: { changes: JSON.stringify({ description: 'Annual vacation days by years of service (2026 rules).' }), summary: 'Dated the description to 2026.' } };
+    });
+    const { data } = await aiEditUnit({ client: t.people.author.client, path: { id: unit.id }, body: { instruction: 'Say that the rules date from 2026' } });
+    expect(data).toMatchObject({ version: 2, status: 'candidate', description: 'Annual vacation days by years of service (2026 rules).' });
+    expect(llm.problems).toEqual([]);
+    const { data: audit } = await listAuditEntries({ client: t.admin, query: { action: 'unit.ai_edited', resourceId: unit.id } });
+    expect(audit[0]!.details).toMatchObject({ provider: 'openai', summary: 'Dated the description to 2026.', changed: ['description'] });
+  });
+
+  it('a model answer that touches fields it may not change falls back to the local grammar, and says so', async () => {
+    const { data: unit } = await createUnit({ client: t.people.author.client, body: vacation(t.domainId) });
+    llm.reset(() => ({ json: { changes: JSON.stringify({ status: 'verified' }), summary: 'Verified it.' } }));
+    const { data } = await aiEditUnit({ client: t.people.author.client, path: { id: unit.id }, body: { instruction: 'rename to "Vacation accrual (CA)"' } });
+    expect(data).toMatchObject({ name: 'Vacation accrual (CA)', status: 'candidate', version: 2 });
+    const { data: audit } = await listAuditEntries({ client: t.admin, query: { action: 'unit.ai_edited', resourceId: unit.id } });
+    expect(audit[0]!.details).toMatchObject({ provider: 'local' });
+    expect(JSON.stringify(audit[0]!.details)).toContain('prose: the openai provider failed (malformed)');
   });
 });

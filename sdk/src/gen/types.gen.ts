@@ -38,7 +38,7 @@ export type PageMeta = {
  */
 export type ErrorBody = {
     error: {
-        code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'NOT_IMPLEMENTED';
+        code: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
         message: string;
         /**
          * For `VALIDATION_ERROR`, `field` (dotted path) and `issue`.
@@ -113,6 +113,39 @@ export type OrganizationSettingsPatch = {
     verification?: {
         minApprovals?: number | null;
     } | null;
+};
+
+export type CurrentPrincipal = {
+    user: {
+        id: Id;
+        email: string;
+    };
+    organization: {
+        id: Id;
+        slug: Slug;
+        name: string;
+    };
+    /**
+     * The effective role of this request.
+     */
+    role: Role;
+    permissions: Array<string>;
+    /**
+     * The key of this request; null for a web session.
+     */
+    apiKey: {
+        id: Id;
+        name: string;
+        /**
+         * The key's first 12 characters.
+         */
+        start: string;
+        expiresAt: Timestamp | null;
+    } | null;
+};
+
+export type CurrentPrincipalResponse = {
+    data: CurrentPrincipal;
 };
 
 export type Organization = {
@@ -510,7 +543,7 @@ export type InferenceLogEntry = {
     query: string | null;
     unitsFired: Array<InferenceLogUnit>;
     /**
-     * Typed variables parsed from the question (and gate answers), by name.
+     * The variables each unit ran on, by unit ID: its inputs (from the question, or fed by earlier units of a workflow) and, for a protocol, its gate answers.
      */
     inputVariables: {
         [key: string]: unknown;
@@ -1273,6 +1306,39 @@ export type Limit = number;
  * Rows to skip.
  */
 export type Offset = number;
+
+export type GetCurrentPrincipalData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/me';
+};
+
+export type GetCurrentPrincipalErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type GetCurrentPrincipalError = GetCurrentPrincipalErrors[keyof GetCurrentPrincipalErrors];
+
+export type GetCurrentPrincipalResponses = {
+    /**
+     * The caller.
+     */
+    200: CurrentPrincipalResponse;
+};
+
+export type GetCurrentPrincipalResponse = GetCurrentPrincipalResponses[keyof GetCurrentPrincipalResponses];
 
 export type ListOrgsData = {
     body?: never;
@@ -2668,6 +2734,10 @@ export type AiEditUnitErrors = {
      */
     404: ErrorBody;
     /**
+     * The change conflicts with the current state (a duplicate, or a rule such as the last admin).
+     */
+    409: ErrorBody;
+    /**
      * Too many requests in this window.
      */
     429: ErrorBody;
@@ -3029,10 +3099,6 @@ export type ListWorkflowsErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ListWorkflowsError = ListWorkflowsErrors[keyof ListWorkflowsErrors];
@@ -3082,10 +3148,6 @@ export type CreateWorkflowErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type CreateWorkflowError = CreateWorkflowErrors[keyof CreateWorkflowErrors];
@@ -3131,10 +3193,6 @@ export type ComposeWorkflowErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type ComposeWorkflowError = ComposeWorkflowErrors[keyof ComposeWorkflowErrors];
@@ -3186,10 +3244,6 @@ export type GetWorkflowErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type GetWorkflowError = GetWorkflowErrors[keyof GetWorkflowErrors];
@@ -3240,10 +3294,6 @@ export type UpdateWorkflowStatusErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type UpdateWorkflowStatusError = UpdateWorkflowStatusErrors[keyof UpdateWorkflowStatusErrors];
@@ -3294,10 +3344,6 @@ export type CreateWorkflowVersionErrors = {
      * An unexpected server error. Never carries a stack trace or SQL.
      */
     500: ErrorBody;
-    /**
-     * The operation is part of the contract but not yet served by this version of the server.
-     */
-    501: ErrorBody;
 };
 
 export type CreateWorkflowVersionError = CreateWorkflowVersionErrors[keyof CreateWorkflowVersionErrors];

@@ -20,7 +20,10 @@ export const AUDIT_ACTIONS = [
   'inference.feedback',
   'inference.saved_as_unit',
   'units.generated_from_gaps',
+  'workflow.created',
+  'workflow.versioned',
+  'workflow.status_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type ResourceType = 'organization' | 'member' | 'api_key' | 'domain' | 'unit' | 'inference_log';
+export type ResourceType = 'organization' | 'member' | 'api_key' | 'domain' | 'unit' | 'inference_log' | 'workflow';

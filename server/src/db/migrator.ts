@@ -3,12 +3,16 @@ import type { Db } from './database.js';
 import * as governance from './migrations/2026-11-26T00-00-governance.js';
 import * as units from './migrations/2026-11-26T01-00-units.js';
 import * as inference from './migrations/2026-11-26T02-00-inference.js';
+import * as workflows from './migrations/2026-11-26T03-00-workflows.js';
+import * as unitCounts from './migrations/2026-11-26T04-00-unit-counts.js';
 
 /** Migrations in order, named by timestamp; one set for both dialects. */
 const migrations: Record<string, Migration> = {
   '2026-11-26T00-00-governance': governance,
   '2026-11-26T01-00-units': units,
   '2026-11-26T02-00-inference': inference,
+  '2026-11-26T03-00-workflows': workflows,
+  '2026-11-26T04-00-unit-counts': unitCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -187,6 +187,44 @@ export interface InferenceGapsTable {
   created_at: string;
 }
 
+export interface WorkflowsTable {
+  id: string;
+  org_id: string;
+  slug: string;
+  name: string;
+  domain_id: string;
+  jurisdiction: string | null;
+  status: string;
+  latest_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkflowVersionsTable {
+  workflow_id: string;
+  version: number;
+  units: string;
+  description: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface WorkflowUnitsTable {
+  workflow_id: string;
+  version: number;
+  unit_id: string;
+}
+
+/** Maintained by triggers (migration 04): units per (org, status, type, domain, jurisdiction or ''). */
+export interface UnitCountsTable {
+  org_id: string;
+  status: string;
+  unit_type: string;
+  domain_id: string;
+  jurisdiction: string;
+  n: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -203,4 +241,8 @@ export interface Database {
   inference_logs: InferenceLogsTable;
   inference_feedback: InferenceFeedbackTable;
   inference_gaps: InferenceGapsTable;
+  workflows: WorkflowsTable;
+  workflow_versions: WorkflowVersionsTable;
+  workflow_units: WorkflowUnitsTable;
+  unit_counts: UnitCountsTable;
 }

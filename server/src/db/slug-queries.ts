@@ -1,7 +1,7 @@
 import type { Db } from './database.js';
 
-/** Slugs of an organization's units or domains that equal `base` or extend it with a `-n` suffix. */
-export async function slugsLike(db: Db, table: 'units' | 'domains', orgId: string, base: string): Promise<string[]> {
+/** Slugs of an organization's units, domains or workflows that equal `base` or extend it with a `-n` suffix. */
+export async function slugsLike(db: Db, table: 'units' | 'domains' | 'workflows', orgId: string, base: string): Promise<string[]> {
   const rows = await db
     .selectFrom(table)
     .select('slug')

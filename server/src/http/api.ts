@@ -13,8 +13,6 @@ import type { Operation, RateLimitTier } from './operation.js';
 import { clientIp } from './request-meta.js';
 import { validationError } from './validation-errors.js';
 
-/** Operations of later issues: in the contract, answered 501 until their feature lands. */
-export type NotImplemented = readonly string[];
 
 interface ApiState {
   principal?: Principal;
@@ -31,22 +29,18 @@ export async function createApiMiddleware(
   deps: Deps,
   document: OpenApiDocument,
   operations: Record<string, Operation>,
-  notImplemented: NotImplemented,
   rateLimiter: RateLimiter,
 ): Promise<Middleware> {
   const api = await contractBackend(document, { forRequests: true });
   // Compiles every operation's request validators now, so a broken schema fails start-up.
   api.validator.preCompileRequestValidators();
 
-  // Every documented operation is served (or declared 501), and every handler is documented.
+  // Every documented operation is served, and every handler is documented.
   const documented = api.getOperations().map((o) => o.operationId!);
-  for (const id of notImplemented) {
-    if (!documented.includes(id)) throw new Error(`not-implemented operation ${id} is not in openapi.yaml`);
-  }
   for (const id of Object.keys(operations)) {
     if (!documented.includes(id)) throw new Error(`handler ${id} has no operation in openapi.yaml`);
   }
-  const missing = documented.filter((id) => !operations[id] && !notImplemented.includes(id));
+  const missing = documented.filter((id) => !operations[id]);
   if (missing.length) throw new Error(`openapi.yaml operations without a handler: ${missing.join(', ')}`);
 
   const securityHandlers: Record<string, SecurityHandler> = {
@@ -64,7 +58,8 @@ export async function createApiMiddleware(
     const match = router.match(ctx.method, ctx.path);
     if (!match) throw new AppError('NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
     const { route } = match;
-    const op = operations[route.operationId];
+    // Present: start-up checked that every operation of the contract has a handler.
+    const op = operations[route.operationId]!;
 
     const security = await authenticate(ctx, route, securityHandlers);
     const principal = ctx.state.principal;
@@ -84,7 +79,6 @@ export async function createApiMiddleware(
     const params = decodePathParams(match.params);
     const input = validateRequest(api, route, params, ctx);
 
-    if (!op) throw new AppError('NOT_IMPLEMENTED', `${route.operationId} is not implemented yet`, { operationId: route.operationId });
     if (!atLeast(principal!.role, op.minRole)) {
       throw forbidden(`This operation needs the ${op.minRole} role`, { requiredRole: op.minRole, role: principal!.role });
     }

@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Deps } from '../deps.js';
-import { operations, notImplemented } from '../operations.js';
+import { operations } from '../operations.js';
 import { createRateLimiter } from '../rate-limit/rate-limiter.js';
 import { createApiMiddleware } from './api.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
@@ -12,7 +12,7 @@ import { requestId } from './request-meta.js';
 /** The Koa app as a value: build it in a test without listening on a port. */
 export async function buildApp(deps: Deps, document: OpenApiDocument = loadContract()): Promise<Koa> {
   const app = new Koa({ proxy: deps.config.trustProxy });
-  const api = await createApiMiddleware(deps, document, operations, notImplemented, createRateLimiter(deps.config.rateLimit, deps.store));
+  const api = await createApiMiddleware(deps, document, operations, createRateLimiter(deps.config.rateLimit, deps.store));
   const routes = docsAndHealthRoutes(document, deps.store);
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimitBytes, encoding: 'utf-8' });
 

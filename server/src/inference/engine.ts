@@ -9,6 +9,7 @@
  */
 import type { Db } from '../db/database.js';
 import type { UnitsTable } from '../db/schema.js';
+import type { Feed } from '../workflows/dag.js';
 import { conflict } from '../shared/errors.js';
 import type { JsonValue } from '../units/definition.js';
 import { compileUnit, type ExecutionResult, execute, ExecutionError, type PendingQuestion } from '../units/executor.js';
@@ -29,6 +30,8 @@ export interface Assignment {
   inputs: Record<string, unknown>;
   /** Required inputs the question did not give (the unit is then not run). */
   missing: string[];
+  /** In a workflow: inputs taken from earlier units' outputs when they run. */
+  feeds?: Feed[];
 }
 
 /** What the question asked and which units answer it: stored (encrypted) in a paused session. */
@@ -37,6 +40,8 @@ export interface Plan {
   assignments: Assignment[];
   /** The candidates considered (for the trace). */
   considered: { unitId: string; score: number }[];
+  /** Set when a workflow's units run in order instead of matched units. */
+  workflow?: { id: string; slug: string; version: number };
 }
 
 type Binder = (parsed: ParsedQuery, row: UnitsTable) => Promise<BindResult>;
@@ -127,12 +132,33 @@ export interface Evaluation {
   segments: PlacedSegment[];
   unitsUsed: UnitUsed[];
   pendingQuestions: PendingQuestion[];
-  inputVariables: Record<string, unknown>;
+  /** The variables each unit ran on (inputs, and a protocol's gate answers), by unit ID. */
+  inputVariables: Record<string, Record<string, unknown>>;
   outputVariables: Record<string, Record<string, JsonValue>>;
   coveragePercent: number;
   /** Clauses no unit covers (they become gaps). */
   uncovered: number[];
   trace: Record<string, unknown>[];
+}
+
+/**
+ * The text of a completed run that rendered none (a pattern that did not fire, an argument that
+ * fell with no rebuttal text, a program without a `then`): what the execution found, from its
+ * trace and outputs, so a unit never answers with silence.
+ */
+export function silentRunText(name: string, result: Extract<ExecutionResult, { status: 'completed' }>): string {
+  const failed = result.trace.filter((t) => (t.kind === 'condition' || t.kind === 'premise') && !t.held).map((t) => t.id);
+  if (failed.length > 0) return `${name} does not apply here: its conditions ${failed.join(', ')} do not hold.`;
+  const outputs = Object.entries(result.outputs);
+  if (outputs.length > 0) return `${name}: ${outputs.map(([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ')}.`;
+  return `${name} reached no conclusion here.`;
+}
+
+/** The gate answers a protocol unit uses, by gate name. */
+function answersFor(row: UnitsTable, answers: Record<string, string>): Record<string, string> {
+  if (row.unit_type !== 'protocol' || row.definition === null) return {};
+  const gates = (JSON.parse(row.definition) as { steps: { gate?: { name: string } }[] }).steps.flatMap((s) => (s.gate ? [s.gate.name] : []));
+  return Object.fromEntries(gates.filter((g) => answers[g] !== undefined).map((g) => [g, answers[g]!]));
 }
 
 const labelOf = (row: UnitsTable, name: string): string => {
@@ -151,59 +177,78 @@ export async function evaluatePlan(db: Db, orgId: string, plan: Plan, answers: R
   const segments: PlacedSegment[] = [];
   const unitsUsed: UnitUsed[] = [];
   const pendingQuestions: PendingQuestion[] = [];
-  const inputVariables: Record<string, unknown> = { ...answers };
+  const inputVariables: Record<string, Record<string, unknown>> = {};
   const outputVariables: Record<string, Record<string, JsonValue>> = {};
   const trace: Record<string, unknown>[] = [];
   const covered = new Set<number>();
 
   const firstClause = (a: Assignment) => Math.min(...a.clauses);
-  const ordered = [...plan.assignments].sort((a, b) => firstClause(a) - firstClause(b));
+  // A workflow runs in its own order; matched units in the order of the clauses they answer.
+  const ordered = plan.workflow ? plan.assignments : [...plan.assignments].sort((a, b) => firstClause(a) - firstClause(b));
+  let completedCovering = 0;
   for (const assignment of ordered) {
     const row = byId.get(assignment.unitId);
     if (!row || row.version !== assignment.version) {
-      throw conflict('A unit this session runs has changed or been deleted since it started: ask the question again', { unitId: assignment.unitId });
+      throw conflict('A unit this run needs has changed or been deleted since it started: ask the question again', { unitId: assignment.unitId });
     }
     const status = row.status as UnitStatus;
-    const unitRef = { unitId: row.id, unitName: row.name, clause: firstClause(assignment) };
-    if (assignment.missing.length > 0) {
+    const unitRef = { unitId: row.id, unitName: row.name, clause: plan.workflow ? 0 : firstClause(assignment) };
+    const needs = (missing: readonly string[]) =>
       segments.push({
-        text: `${row.name} applies here but needs ${assignment.missing.map((m) => labelOf(row, m)).join(', ')}; ask again with ${assignment.missing.length === 1 ? 'this value' : 'these values'}.`,
+        text: `${row.name} applies here but needs ${missing.map((m) => labelOf(row, m)).join(', ')}; ask again with ${missing.length === 1 ? 'this value' : 'these values'}.`,
         trustLevel: 'synthesized',
         ...unitRef,
       });
-      trace.push({ stage: 'execute', unitId: row.id, version: row.version, status: 'missing_inputs', missing: assignment.missing });
+    // Outputs of earlier units feed this one (a workflow's chain), over what the question said.
+    const inputs = { ...assignment.inputs };
+    for (const feed of assignment.feeds ?? []) {
+      const value = outputVariables[feed.from]?.[feed.output];
+      if (value !== undefined) inputs[feed.input] = value;
+    }
+    const missing = assignment.missing.filter((name) => inputs[name] === undefined);
+    if (missing.length > 0) {
+      needs(missing);
+      trace.push({ stage: 'execute', unitId: row.id, version: row.version, status: 'missing_inputs', missing });
+      if (plan.workflow) break;
       continue;
     }
-    Object.assign(inputVariables, assignment.inputs);
+    inputVariables[row.id] = { ...inputs, ...answersFor(row, answers) };
     let result: ExecutionResult;
     try {
-      result = execute(compileUnit({ ...contentOf(row), id: row.id, version: row.version }), assignment.inputs, answers);
+      result = execute(compileUnit({ ...contentOf(row), id: row.id, version: row.version }), inputs, answers);
     } catch (err) {
       if (!(err instanceof ExecutionError)) throw err;
       segments.push({ text: `${row.name} could not be evaluated on these values (${err.message}).`, trustLevel: 'synthesized', ...unitRef });
       trace.push({ stage: 'execute', unitId: row.id, version: row.version, status: 'error', field: err.field, code: err.code });
+      if (plan.workflow) break;
       continue;
     }
     trace.push({ stage: 'execute', unitId: row.id, version: row.version, status: result.status, steps: result.trace });
     if (result.status === 'missing_inputs') {
-      segments.push({
-        text: `${row.name} applies here but needs ${result.missing.map((m) => labelOf(row, m)).join(', ')}; ask again with ${result.missing.length === 1 ? 'this value' : 'these values'}.`,
-        trustLevel: 'synthesized',
-        ...unitRef,
-      });
+      needs(result.missing);
+      if (plan.workflow) break;
       continue;
     }
     unitsUsed.push({ id: row.id, name: row.name, type: row.unit_type, status, verificationScore: row.verification_score, version: row.version });
-    // A pattern that did not fire renders nothing: say so, from its trace, rather than stay silent.
-    const failed = result.trace.filter((t) => (t.kind === 'condition' || t.kind === 'premise') && !t.held).map((t) => t.id);
-    const text = result.texts.join(' ').trim() || (result.status === 'completed' ? `${row.name} does not apply here: ${failed.length > 0 ? `its conditions ${failed.join(', ')} do not hold` : 'it reached no conclusion'}.` : '');
+    const text = result.texts.join(' ').trim() || (result.status === 'completed' ? silentRunText(row.name, result) : '');
     if (text.length > 0) segments.push({ text, trustLevel: trustLevelOf(status), ...unitRef });
     if (result.status === 'paused') {
       pendingQuestions.push(...result.pendingQuestions);
+      // Later units of a workflow may need what the gate decides.
+      if (plan.workflow) break;
       continue;
     }
     outputVariables[row.id] = { ...result.outcome, ...result.outputs } as Record<string, JsonValue>;
-    if (covers(status)) for (const c of [...assignment.clauses, ...assignment.valueClauses]) covered.add(c);
+    if (covers(status)) {
+      completedCovering++;
+      for (const c of [...assignment.clauses, ...assignment.valueClauses]) covered.add(c);
+    }
+  }
+  if (plan.workflow) {
+    // A workflow answers the whole question: its coverage is the share of its units that ran verified.
+    const total = plan.assignments.length;
+    const share = total === 0 ? 0 : Math.round((completedCovering / total) * 10000) / 100;
+    return { segments, unitsUsed, pendingQuestions, inputVariables, outputVariables, coveragePercent: share, uncovered: [], trace };
   }
   const total = plan.clauses.length;
   const assigned = new Set(plan.assignments.flatMap((a) => a.clauses));

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import type { InferenceLogsTable } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { findDomain } from '../domains/domains.repository.js';
+import { draftName } from '../shared/draft-name.js';
 import { invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
 import type { UnitType } from '../units/definition.js';
@@ -97,12 +98,6 @@ export function submitFeedback(deps: Deps, principal: Principal, actor: Actor, i
   });
 }
 
-/** A name from the first words of a text (at most 8 words, 80 characters). */
-function draftName(text: string): string {
-  const words = text.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ').replace(/[.,;:!?]+$/, '');
-  return (words.length > 80 ? `${words.slice(0, 79)}…` : words) || 'Drafted unit';
-}
-
 /**
  * The local provider's draft of a unit from a sentence: "If/When <condition>, <conclusion>"
  * gives WHEN and THEN; otherwise the whole text is the THEN. Experts complete it from there.
@@ -122,7 +117,7 @@ export async function saveSegmentAsUnit(
     // `{{` would read as a placeholder of an unknown variable: keep the text literal.
     const literal = (s: string) => s.replace(/\{\{/g, '{ {');
     const content = contentFromInput({
-      name: draftName(input.segmentText),
+      name: draftName(input.segmentText, 'Drafted unit'),
       unitType: input.unitType ?? 'pattern',
       domainId: input.domainId,
       description: 'Drafted from an answer segment; complete its definition and send it for review.',

@@ -8,7 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { findDomain } from '../domains/domains.repository.js';
-import { invalid, notFound } from '../shared/errors.js';
+import { AppError, conflict, invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
 import type { PendingQuestion } from '../units/executor.js';
 import { contentOf } from '../units/unit-record.js';
@@ -17,9 +17,11 @@ import { type Evaluation, evaluatePlan, type Plan, planAnswer } from './engine.j
 import { gapOf } from './gaps.js';
 import { searchUnits } from './match/unit-search.js';
 import { type ModelRoles, resolveModelRoles } from './model-roles.js';
-import { parseQuery } from './parse/index.js';
+import { type ParsedQuery, parseQuery } from './parse/index.js';
 import { arrange, localAdditions, responseOf } from './prose.js';
 import * as repo from './inference.repository.js';
+import { dagOf } from '../workflows/workflows.service.js';
+import { findVersion, findWorkflow } from '../workflows/workflows.repository.js';
 import { type InferenceMode, modeOf, type Segment, summarize, type TrustSummary } from './trust.js';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -60,7 +62,6 @@ const STATUSES = { verified: ['verified', 'partial_verified'], all: ['verified',
 
 export async function runInference(deps: Deps, principal: Principal, request: InferenceRequest): Promise<InferenceResult> {
   const started = performance.now();
-  if (request.workflowSlug !== undefined) throw notFound('Workflow', { field: 'workflowSlug' });
   if (request.sessionId !== undefined) return resume(deps, principal, request.sessionId, request.additionalInputs ?? {}, started);
   const query = request.query;
   if (query === undefined) throw invalid('query', 'is required unless sessionId resumes a paused run');
@@ -72,27 +73,51 @@ export async function runInference(deps: Deps, principal: Principal, request: In
   const parsed = parseQuery(query);
   const jurisdiction = request.jurisdiction ?? parsed.jurisdiction ?? undefined;
   const includeUnverified = request.includeUnverified ?? false;
-  const candidates = await searchUnits(db, dialect, parsed.keywords, {
-    orgId: principal.orgId,
-    statuses: includeUnverified ? STATUSES.all : STATUSES.verified,
-    domainId: request.domainId,
-    jurisdiction,
-  });
-  const plan = await planAnswer(
-    parsed,
-    candidates,
-    (p, row) => roles.bind(p, contentOf(row).inputSchema),
-    async (row) => row.definition !== null || roles.applies(query, { name: row.name, when: row.when_text, given: row.given_text }),
-  );
+  const plan = request.workflowSlug !== undefined
+    ? await workflowPlan(db, principal.orgId, request.workflowSlug, parsed, roles)
+    : await planAnswer(
+        parsed,
+        await searchUnits(db, dialect, parsed.keywords, {
+          orgId: principal.orgId,
+          statuses: includeUnverified ? STATUSES.all : STATUSES.verified,
+          domainId: request.domainId,
+          jurisdiction,
+        }),
+        (p, row) => roles.bind(p, contentOf(row).inputSchema),
+        async (row) => row.definition !== null || roles.applies(query, { name: row.name, when: row.when_text, given: row.given_text }),
+      );
   const answers = request.additionalInputs ?? {};
   checkAnswerNames(await gateNames(db, principal.orgId, plan), answers);
   const trace = [
     { stage: 'parse', provider: roles.used.parse.provider, clauses: parsed.clauses.length, values: parsed.values, jurisdiction: parsed.jurisdiction, keywords: parsed.keywords },
-    { stage: 'match', jurisdiction: jurisdiction ?? null, domainId: request.domainId ?? null, candidates: plan.considered, assignments: plan.assignments },
+    { stage: 'match', jurisdiction: jurisdiction ?? null, domainId: request.domainId ?? null, workflow: plan.workflow ?? null, candidates: plan.considered, assignments: plan.assignments },
   ];
   return finish(deps, principal, roles, {
     query, plan, answers, includeUnverified, domainId: request.domainId ?? null, session: null, trace, started,
   });
+}
+
+/**
+ * A workflow's units in its order, each with the inputs the question gives and the outputs of
+ * earlier units feeding it (DESIGN §9). The whole question is the workflow's to answer.
+ */
+async function workflowPlan(db: Db, orgId: string, slug: string, parsed: ParsedQuery, roles: ModelRoles): Promise<Plan> {
+  const workflow = await findWorkflow(db, orgId, slug);
+  if (!workflow) throw notFound('Workflow', { field: 'workflowSlug' });
+  if (workflow.status === 'archived') throw conflict(`The workflow ${slug} is archived: set it to active or draft to run it`, { field: 'workflowSlug' });
+  const version = (await findVersion(db, workflow.id, workflow.latest_version))!;
+  // A workflow that validated when stored may not any more (its units or edges changed since).
+  const { rows, dag } = await dagOf(db, orgId, workflow.domain_id, JSON.parse(version.units) as string[]).catch((err: unknown) => {
+    if (err instanceof AppError) throw conflict(`The workflow ${slug} no longer validates: ${err.message}. Store a new version.`, { field: 'workflowSlug' });
+    throw err;
+  });
+  const clauses = parsed.clauses.map((c) => c.index);
+  const assignments = [];
+  for (const row of rows) {
+    const bound = await roles.bind(parsed, contentOf(row).inputSchema);
+    assignments.push({ unitId: row.id, version: row.version, clauses, valueClauses: [], inputs: bound.inputs, missing: bound.missing, feeds: dag.feeds.get(row.id) ?? [] });
+  }
+  return { clauses: parsed.clauses.map((c) => c.text), assignments, considered: [], workflow: { id: workflow.id, slug, version: version.version } };
 }
 
 /** The gate names of the planned units, with their options. */

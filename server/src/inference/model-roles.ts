@@ -12,6 +12,7 @@ import type { Deps } from '../deps.js';
 import type { StoredOrgSettings } from '../orgs/orgs.repository.js';
 import { findOrgSettings } from '../orgs/orgs.repository.js';
 import type { IoSchema, VariableSchema } from '../units/definition.js';
+import { CONTENT_FIELDS, type UnitContent } from '../units/unit-record.js';
 import type { BindResult, ParsedQuery } from './parse/index.js';
 import { bindInputs } from './parse/index.js';
 import type { Addition, ProseInput } from './prose.js';
@@ -41,7 +42,19 @@ export interface ModelRoles {
   /** Whether a declarative unit's WHEN applies to the question (local: it matched, so yes). */
   applies(query: string, unit: { name: string; when: string | null; given: string | null }): Promise<boolean>;
   prose(input: ProseInput, local: (input: ProseInput) => Addition[]): Promise<{ additions: Addition[]; warnings: string[] }>;
+  /** Splits a process description into the parts a unit each could do (the parse role). */
+  decompose(description: string, local: (description: string) => string[]): Promise<string[]>;
+  /** A unit edit from an instruction (the prose role's model; else the local grammar). */
+  edit(content: UnitContent, instruction: string, local: (content: UnitContent, instruction: string) => UnitEdit): Promise<UnitEdit & { provider: string }>;
 }
+
+export interface UnitEdit {
+  patch: Partial<UnitContent>;
+  summary: string;
+}
+
+/** The fields a model may change in an edit: a unit's content, never its identity or status. */
+const EDITABLE = new Set<string>(CONTENT_FIELDS.filter((f) => f !== 'domainId'));
 
 interface StoredProvider {
   baseUrl?: string;
@@ -144,11 +157,14 @@ export async function resolveModelRoles(deps: Deps, orgId: string): Promise<Mode
         });
         const values = completion.json as Record<string, unknown>;
         const inputs: Record<string, unknown> = {};
-        for (const [name, variable] of Object.entries(inputSchema.properties ?? {})) {
+        // The schema is strict: every key present, null when unstated. Anything else is a broken answer.
+        for (const name of Object.keys(schema.properties as object)) {
+          const variable = inputSchema.properties![name]!;
+          if (!(name in values)) throw new ProviderError(provider.name, 'malformed', `the answer lacks ${name}`);
           const value = values[name];
-          if (value === null || value === undefined) continue;
-          if (validValue(variable, value)) inputs[name] = value;
-          else warnings.push(`parse: the model gave ${name} a value of the wrong type; it was ignored`);
+          if (value === null) continue;
+          if (!validValue(variable, value)) throw new ProviderError(provider.name, 'malformed', `the answer gives ${name} a value of the wrong type`);
+          inputs[name] = value;
         }
         const missing = (inputSchema.required ?? []).filter((name) => !(name in inputs));
         return { inputs, bindings: Object.entries(inputs).map(([name, value]) => ({ name, value, kind: 'text' as const, clause: null, raw: String(value) })), missing };
@@ -165,6 +181,53 @@ export async function resolveModelRoles(deps: Deps, orgId: string): Promise<Mode
         if (typeof applies !== 'boolean') throw new ProviderError(provider.name, 'malformed', 'the answer has no boolean `applies`');
         return applies;
       }, () => true),
+    decompose: (description, local) =>
+      withFallback('parse', async (provider) => {
+        const completion = await provider.complete({
+          system: 'Split the description of a process into its steps, each a short phrase in the description\'s own words. Do not add steps.',
+          messages: [{ role: 'user', content: description }],
+          json: { name: 'steps', schema: { type: 'object', properties: { steps: { type: 'array', items: { type: 'string' } } }, required: ['steps'], additionalProperties: false } },
+          temperature: 0,
+        });
+        const steps = (completion.json as { steps?: unknown }).steps;
+        if (!Array.isArray(steps) || !steps.every((x) => typeof x === 'string') || steps.length === 0) {
+          throw new ProviderError(provider.name, 'malformed', 'the answer has no list of steps');
+        }
+        return (steps as string[]).map((x) => x.trim()).filter(Boolean);
+      }, () => local(description)),
+    edit: async (content, instruction, local) => {
+      let provider = 'local';
+      const edit = await withFallback('prose', async (model) => {
+        const completion = await model.complete({
+          system:
+            'You edit a reasoning unit (JSON) as the instruction says. Answer with `changes`: a JSON object (as a string) of only the ' +
+            'top-level fields you change, each with its complete new value in the same format as the unit; and `summary`: one ' +
+            'sentence saying what you changed. Change nothing the instruction does not ask for.',
+          messages: [{ role: 'user', content: `Unit:\n${JSON.stringify(content, null, 2)}\n\nInstruction: ${instruction}` }],
+          // `changes` travels as a string: strict schemas cannot describe a unit's free-form parts.
+          json: {
+            name: 'edit',
+            schema: { type: 'object', properties: { changes: { type: 'string' }, summary: { type: 'string' } }, required: ['changes', 'summary'], additionalProperties: false },
+          },
+          temperature: 0,
+        });
+        const out = completion.json as { changes?: unknown; summary?: unknown };
+        let changes: unknown;
+        try {
+          changes = typeof out.changes === 'string' ? JSON.parse(out.changes) : undefined;
+        } catch {
+          changes = undefined;
+        }
+        if (typeof changes !== 'object' || changes === null || Array.isArray(changes) || typeof out.summary !== 'string') {
+          throw new ProviderError(model.name, 'malformed', 'the answer has no `changes` object and `summary`');
+        }
+        const unknown = Object.keys(changes).filter((k) => !EDITABLE.has(k));
+        if (unknown.length > 0) throw new ProviderError(model.name, 'malformed', `the answer changes fields that are not editable: ${unknown.join(', ')}`);
+        provider = model.name;
+        return { patch: changes as Partial<UnitContent>, summary: out.summary };
+      }, () => local(content, instruction));
+      return { ...edit, provider };
+    },
     prose: async (input, local) => {
       const proseWarnings: string[] = [];
       const additions = await withFallback('prose', async (provider) => {
@@ -197,6 +260,7 @@ export async function resolveModelRoles(deps: Deps, orgId: string): Promise<Mode
         }
         const answered = new Set<number>();
         for (const item of out.uncovered as { part?: unknown; answer?: unknown }[]) {
+          if (typeof item.answer === 'string' && item.answer.trim() === '') continue; // a blank answer answers nothing
           if (typeof item.part !== 'number' || typeof item.answer !== 'string' || !input.evaluation.uncovered.includes(item.part) || answered.has(item.part)) {
             proseWarnings.push('prose: the model answered a part that was not asked or not uncovered; that text was dropped');
             continue;

@@ -1,8 +1,12 @@
 import { created, list, ok, type Operation } from '../http/operation.js';
 import { pageOf } from '../http/pagination.js';
-import { assertOrgInScope, createOrg, listOrgs, updateOrg } from './orgs.service.js';
+import { assertOrgInScope, createOrg, currentPrincipal, listOrgs, updateOrg } from './orgs.service.js';
 
 export const orgOperations = {
+  getCurrentPrincipal: {
+    minRole: 'viewer',
+    run: async (deps, { principal }) => ok(await currentPrincipal(deps, principal)),
+  },
   listOrgs: {
     minRole: 'viewer',
     run: async (deps, { principal, query }) => {

@@ -1,3 +1,4 @@
+import { findApiKey } from '../api-keys/api-keys.repository.js';
 import { type ApiKey, issueApiKey } from '../api-keys/api-keys.service.js';
 import { type Actor, insertAuditEntry } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
@@ -142,4 +143,21 @@ export async function bootstrapOrg(
       if (isUniqueViolation(err)) throw slugTaken();
       throw err;
     });
+}
+
+/** The caller as the server sees them (`GET /me`). */
+export async function currentPrincipal(deps: Deps, principal: Principal) {
+  const { db } = deps.store;
+  const [org, user, key] = await Promise.all([
+    repo.findOrgById(db, principal.orgId),
+    db.selectFrom('users').select(['id', 'email']).where('id', '=', principal.userId).executeTakeFirstOrThrow(),
+    principal.apiKeyId === null ? undefined : findApiKey(db, principal.orgId, principal.apiKeyId),
+  ]);
+  return {
+    user,
+    organization: { id: org!.id, slug: org!.slug, name: org!.name },
+    role: principal.role,
+    permissions: [...principal.permissions],
+    apiKey: key ? { id: key.id, name: key.name, start: key.start, expiresAt: key.expires_at } : null,
+  };
 }

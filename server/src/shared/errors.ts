@@ -1,4 +1,4 @@
-/** The closed set of error codes of the contract (spec §7, plus NOT_IMPLEMENTED). */
+/** The closed set of error codes of the contract (spec §7). */
 export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
@@ -6,8 +6,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'NOT_IMPLEMENTED';
+  | 'INTERNAL_ERROR';
 
 export const statusOf: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -17,7 +16,6 @@ export const statusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
-  NOT_IMPLEMENTED: 501,
 };
 
 /** A domain error; only the HTTP edge turns it into a status code and an envelope. */

@@ -1,19 +1,32 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Actor } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
 import type { Deps } from '../deps.js';
+import { resolveModelRoles } from '../inference/model-roles.js';
+import { conflict } from '../shared/errors.js';
 import { applyLocalEdit } from './ai-edit.js';
-import type { Unit } from './unit-record.js';
-import { reviseUnit } from './units.service.js';
+import { CONTENT_FIELDS, type Unit, type UnitContent } from './unit-record.js';
+import { loadUnit, reviseUnit } from './units.service.js';
+
+const contentOfUnit = (unit: Unit): UnitContent => Object.fromEntries(CONTENT_FIELDS.map((f) => [f, unit[f]])) as unknown as UnitContent;
 
 /**
- * Edits a unit from a natural-language instruction. The built-in local provider applies the
- * small grammar of ai-edit.ts; the result is validated and versioned like any PATCH.
+ * Edits a unit from a natural-language instruction: through the model of the organization's
+ * prose role when one is configured (falling back to the local grammar if it fails), else the
+ * local grammar of ai-edit.ts. The model is asked outside any transaction; the edit is then
+ * validated and versioned like any PATCH, and refused (409) if the unit changed meanwhile.
  */
-export function aiEditUnit(deps: Deps, principal: Principal, actor: Actor, unitId: string, instruction: string): Promise<Unit> {
+export async function aiEditUnit(deps: Deps, principal: Principal, actor: Actor, unitId: string, instruction: string): Promise<Unit> {
+  const before = contentOfUnit(await loadUnit(deps.store.db, principal.orgId, unitId));
+  const roles = await resolveModelRoles(deps, principal.orgId);
+  const edit = await roles.edit(before, instruction, applyLocalEdit);
   return deps.store.db.transaction().execute((trx) =>
     reviseUnit(trx, deps, principal, actor, unitId, 'unit.ai_edited', (content) => {
-      const edit = applyLocalEdit(content, instruction);
-      return { content: { ...content, ...edit.patch }, details: { instruction, provider: 'local', summary: edit.summary } };
+      if (!isDeepStrictEqual(content, before)) throw conflict('The unit changed while the edit was being prepared: run the instruction again');
+      return {
+        content: { ...content, ...edit.patch },
+        details: { instruction, provider: edit.provider, summary: edit.summary, ...(roles.warnings.length ? { warnings: roles.warnings } : {}) },
+      };
     }),
   );
 }

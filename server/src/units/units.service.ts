@@ -7,7 +7,8 @@ import { slugsLike } from '../db/slug-queries.js';
 import type { UnitsTable } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { findDomain } from '../domains/domains.repository.js';
-import { invalid, notFound } from '../shared/errors.js';
+import { workflowListing } from '../workflows/workflows.repository.js';
+import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
 import { firstFreeSlug, slugOf } from '../shared/slugs.js';
 import type { UnitExampleResults } from './definition.js';
@@ -194,6 +195,8 @@ export function deleteUnit(deps: Deps, principal: Principal, actor: Actor, unitI
   return deps.store.db.transaction().execute(async (trx) => {
     await lockOrganization(trx, deps.store.dialect, principal.orgId);
     const unit = await loadUnit(trx, principal.orgId, unitId);
+    const workflow = await workflowListing(trx, unitId);
+    if (workflow !== undefined) throw conflict(`The workflow ${workflow} lists this unit: it cannot be deleted`, { workflow });
     await repo.deleteUnit(trx, unitId);
     await insertAuditEntry(trx, deps.store.dialect, actor, {
       orgId: principal.orgId,

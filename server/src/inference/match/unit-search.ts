@@ -95,7 +95,8 @@ function withoutSearchColumn(row: UnitsTable & { search?: unknown }): UnitsTable
   return rest;
 }
 
-const idf = (total: number, frequency: number) => Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+/** BM25's idf, never negative (the unit count is cached briefly and may lag the vocabulary). */
+const idf = (total: number, frequency: number) => Math.log(1 + (Math.max(total, frequency) - frequency + 0.5) / (frequency + 0.5));
 
 /**
  * Orders candidates by the summed weight of the question's words each contains, words of the
