@@ -12,6 +12,10 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
   readonly publicUrl: string;
+  /** LEMMA_PUBLIC_URL when set; else links in emails use the address the request came to. */
+  readonly publicUrlSet: boolean;
+  /** How long a web session lasts unused. */
+  readonly webSessionIdleMs: number;
   /** How long a paused inference session can be resumed. */
   readonly sessionTtlMs: number;
   readonly rateLimit: {
@@ -25,6 +29,55 @@ export interface Config {
     readonly smtpUrl: string | undefined;
     readonly from: string;
   };
+  /** Sign-in with OAuth providers (docs/SIGN-IN.md § OAuth providers). */
+  readonly oauth: {
+    /** Only the providers with a client id; a provider missing here is not configured (404). */
+    readonly providers: Readonly<Partial<Record<OAuthProviderName, OAuthProviderConfig>>>;
+    /** Timeout of each request to a provider (token, profile). */
+    readonly timeoutMs: number;
+  };
+}
+
+export type OAuthProviderName = 'github' | 'google' | 'linkedin';
+
+export interface OAuthProviderConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  /** GitHub: the REST API's base (`/user`, `/user/emails`); Google, LinkedIn: the OpenID userinfo endpoint. */
+  readonly apiUrl: string;
+}
+
+/** Each provider's real endpoints; `LEMMA_OAUTH_<P>_AUTHORIZE_URL`, `_TOKEN_URL`, `_API_URL` / `_USERINFO_URL` override them. */
+const OAUTH_ENDPOINTS: Record<OAuthProviderName, { authorizeUrl: string; tokenUrl: string; apiUrl: string; apiEnv: string }> = {
+  github: { authorizeUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', apiUrl: 'https://api.github.com', apiEnv: 'API_URL' },
+  google: { authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth', tokenUrl: 'https://oauth2.googleapis.com/token', apiUrl: 'https://openidconnect.googleapis.com/v1/userinfo', apiEnv: 'USERINFO_URL' },
+  linkedin: { authorizeUrl: 'https://www.linkedin.com/oauth/v2/authorization', tokenUrl: 'https://www.linkedin.com/oauth/v2/accessToken', apiUrl: 'https://api.linkedin.com/v2/userinfo', apiEnv: 'USERINFO_URL' },
+};
+
+function oauthProviders(env: NodeJS.ProcessEnv): Partial<Record<OAuthProviderName, OAuthProviderConfig>> {
+  const providers: Partial<Record<OAuthProviderName, OAuthProviderConfig>> = {};
+  for (const [name, defaults] of Object.entries(OAUTH_ENDPOINTS) as [OAuthProviderName, (typeof OAUTH_ENDPOINTS)[OAuthProviderName]][]) {
+    const prefix = `LEMMA_OAUTH_${name.toUpperCase()}_`;
+    const clientId = env[`${prefix}CLIENT_ID`];
+    if (!clientId) continue;
+    const clientSecret = env[`${prefix}CLIENT_SECRET`];
+    if (!clientSecret) throw new ConfigError(`${prefix}CLIENT_SECRET is required when ${prefix}CLIENT_ID is set`);
+    const url = (suffix: string, fallback: string) => {
+      const value = env[`${prefix}${suffix}`] || fallback;
+      if (!/^https?:\/\/[^/]/.test(value)) throw new ConfigError(`${prefix}${suffix} must be an http(s) URL, got "${value}"`);
+      return value.replace(/\/+$/, '');
+    };
+    providers[name] = Object.freeze({
+      clientId,
+      clientSecret,
+      authorizeUrl: url('AUTHORIZE_URL', defaults.authorizeUrl),
+      tokenUrl: url('TOKEN_URL', defaults.tokenUrl),
+      apiUrl: url(defaults.apiEnv, defaults.apiUrl),
+    });
+  }
+  return providers;
 }
 
 export class ConfigError extends Error {}
@@ -61,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: positiveInt(env, 'LEMMA_BODY_LIMIT_BYTES', 1024 * 1024),
     trustProxy: env.LEMMA_TRUST_PROXY === '1',
     publicUrl: env.LEMMA_PUBLIC_URL || `http://${host}:${port}`,
+    publicUrlSet: Boolean(env.LEMMA_PUBLIC_URL),
+    webSessionIdleMs: positiveInt(env, 'LEMMA_WEB_SESSION_IDLE_S', 12 * 60 * 60) * 1000,
     sessionTtlMs: positiveInt(env, 'LEMMA_SESSION_TTL_S', 24 * 60 * 60) * 1000,
     rateLimit: Object.freeze({
       read: positiveInt(env, 'LEMMA_RATE_LIMIT_READ', 60),
@@ -71,6 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: Object.freeze({
       smtpUrl: env.LEMMA_SMTP_URL || undefined,
       from: env.LEMMA_MAIL_FROM || 'Lemma <no-reply@lemma.local>',
+    }),
+    oauth: Object.freeze({
+      providers: Object.freeze(oauthProviders(env)),
+      timeoutMs: positiveInt(env, 'LEMMA_OAUTH_TIMEOUT_MS', 10_000),
     }),
   });
 }

@@ -16,6 +16,7 @@ const BENCHMARKS = [
   'bench-executor.mjs', // in process: Lemma's executor vs ZEN vs json-rules-engine
   'bench-units.mjs', // HTTP: GET /units with filters at 10,000 and 100,000 units
   'bench-inference.mjs', // HTTP: POST /inference at 1,000 / 10,000 / 100,000 verified units, and under load
+  'bench-workflows.mjs', // HTTP: get and compose of a 50-unit workflow among 10,000 units
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

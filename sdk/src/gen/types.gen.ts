@@ -115,6 +115,83 @@ export type OrganizationSettingsPatch = {
     } | null;
 };
 
+export type OAuthProvider = 'github' | 'google' | 'linkedin';
+
+export type MagicLinkRequest = {
+    email: string;
+};
+
+export type AcceptedResponse = {
+    data: {
+        accepted: true;
+    };
+};
+
+export type WebSession = {
+    user: {
+        id: Id;
+        email: string;
+    };
+    organizations: Array<{
+        id: Id;
+        slug: Slug;
+        name: string;
+        role: Role;
+    }>;
+    createdAt: Timestamp;
+    lastSeenAt: Timestamp;
+    /**
+     * The session ends if unused until then.
+     */
+    idleExpiresAt: Timestamp;
+};
+
+export type WebSessionResponse = {
+    data: WebSession;
+};
+
+export type SsoPreset = 'entra_id' | 'okta' | 'google_workspace' | 'generic';
+
+export type SsoConfigUpdate = {
+    preset?: SsoPreset;
+    /**
+     * The OpenID provider's issuer URL.
+     */
+    issuer: string;
+    clientId: string;
+    /**
+     * Stored encrypted (AES-256-GCM); omit to keep the stored one.
+     */
+    clientSecret?: string;
+    allowedDomains: Array<string>;
+    /**
+     * The role of people who join by signing in (default `viewer`).
+     */
+    defaultRole?: Role;
+};
+
+export type SsoConfig = {
+    preset: SsoPreset;
+    issuer: string;
+    clientId: string;
+    clientSecretSet: boolean;
+    allowedDomains: Array<string>;
+    defaultRole: Role;
+    /**
+     * Where members start signing in.
+     */
+    signInUrl: string;
+    /**
+     * The redirect URI to register at the identity provider.
+     */
+    redirectUri: string;
+    updatedAt: Timestamp;
+};
+
+export type SsoConfigResponse = {
+    data: SsoConfig;
+};
+
 export type CurrentPrincipal = {
     user: {
         id: Id;
@@ -442,8 +519,8 @@ export type PendingQuestion = {
 };
 
 /**
- * The answer. A paused run (non-empty `pendingQuestions`) may carry only `response`,
- * `sessionId`, `pendingQuestions` and `inferenceLogId`.
+ * The answer. In a paused run (non-empty `pendingQuestions`) the segments are those rendered
+ * before the gate, and the coverage counts only what has completed so far.
  *
  */
 export type InferenceResult = {
@@ -451,14 +528,14 @@ export type InferenceResult = {
      * The full prose answer.
      */
     response: string;
-    segments?: Array<InferenceSegment>;
-    trustSummary?: TrustSummary;
+    segments: Array<InferenceSegment>;
+    trustSummary: TrustSummary;
     /**
      * Share of the question's parts answered by verified or expert-reviewed units.
      */
-    coveragePercent?: number;
-    unitsUsed?: Array<InferenceUnitUsed>;
-    mode?: InferenceMode;
+    coveragePercent: number;
+    unitsUsed: Array<InferenceUnitUsed>;
+    mode: InferenceMode;
     /**
      * Non-null when the run is a multi-turn session.
      */
@@ -467,7 +544,7 @@ export type InferenceResult = {
      * Empty when none.
      */
     pendingQuestions: Array<PendingQuestion>;
-    modelsUsed?: ModelsUsed;
+    modelsUsed: ModelsUsed;
     /**
      * The inference log entry of this run (for feedback).
      */
@@ -1306,6 +1383,432 @@ export type Limit = number;
  * Rows to skip.
  */
 export type Offset = number;
+
+export type RequestMagicLinkData = {
+    body: MagicLinkRequest;
+    path?: never;
+    query?: never;
+    url: '/auth/magic-link';
+};
+
+export type RequestMagicLinkErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type RequestMagicLinkError = RequestMagicLinkErrors[keyof RequestMagicLinkErrors];
+
+export type RequestMagicLinkResponses = {
+    /**
+     * Accepted; a link is on its way if the address is known.
+     */
+    202: AcceptedResponse;
+};
+
+export type RequestMagicLinkResponse = RequestMagicLinkResponses[keyof RequestMagicLinkResponses];
+
+export type VerifyMagicLinkData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The token from the email.
+         */
+        token: string;
+    };
+    url: '/auth/magic-link/verify';
+};
+
+export type VerifyMagicLinkErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type VerifyMagicLinkError = VerifyMagicLinkErrors[keyof VerifyMagicLinkErrors];
+
+export type StartOAuthSignInData = {
+    body?: never;
+    path: {
+        /**
+         * The OAuth provider.
+         */
+        provider: OAuthProvider;
+    };
+    query?: never;
+    url: '/auth/oauth/{provider}/start';
+};
+
+export type StartOAuthSignInErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * No such resource in the caller's organization.
+     */
+    404: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type StartOAuthSignInError = StartOAuthSignInErrors[keyof StartOAuthSignInErrors];
+
+export type FinishOAuthSignInData = {
+    body?: never;
+    path: {
+        /**
+         * The OAuth provider.
+         */
+        provider: OAuthProvider;
+    };
+    query?: {
+        /**
+         * The authorization code.
+         */
+        code?: string;
+        /**
+         * The state sent at the start.
+         */
+        state?: string;
+        /**
+         * The provider's error, when the user declined.
+         */
+        error?: string;
+        /**
+         * The provider's explanation of `error`.
+         */
+        error_description?: string;
+        /**
+         * A page about the error (GitHub).
+         */
+        error_uri?: string;
+        /**
+         * The scopes granted (Google).
+         */
+        scope?: string;
+        /**
+         * Which signed-in account (Google).
+         */
+        authuser?: string;
+        /**
+         * The prompt shown (Google).
+         */
+        prompt?: string;
+        /**
+         * The hosted domain (Google Workspace).
+         */
+        hd?: string;
+    };
+    url: '/auth/oauth/{provider}/callback';
+};
+
+export type FinishOAuthSignInErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * No such resource in the caller's organization.
+     */
+    404: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type FinishOAuthSignInError = FinishOAuthSignInErrors[keyof FinishOAuthSignInErrors];
+
+export type StartSsoSignInData = {
+    body?: never;
+    path: {
+        /**
+         * The organization whose identity provider signs the user in.
+         */
+        slug: Slug;
+    };
+    query?: never;
+    url: '/auth/sso/{slug}/start';
+};
+
+export type StartSsoSignInErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * No such resource in the caller's organization.
+     */
+    404: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type StartSsoSignInError = StartSsoSignInErrors[keyof StartSsoSignInErrors];
+
+export type FinishSsoSignInData = {
+    body?: never;
+    path: {
+        /**
+         * The organization whose identity provider signs the user in.
+         */
+        slug: Slug;
+    };
+    query?: {
+        /**
+         * The authorization code.
+         */
+        code?: string;
+        /**
+         * The state sent at the start.
+         */
+        state?: string;
+        /**
+         * The identity provider's error.
+         */
+        error?: string;
+        /**
+         * The issuer (RFC 9207), when the provider sends it.
+         */
+        iss?: string;
+        /**
+         * The identity provider's explanation of `error`.
+         */
+        error_description?: string;
+        /**
+         * The OpenID session state some identity providers add.
+         */
+        session_state?: string;
+        /**
+         * The scopes granted.
+         */
+        scope?: string;
+    };
+    url: '/auth/sso/{slug}/callback';
+};
+
+export type FinishSsoSignInErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * No such resource in the caller's organization.
+     */
+    404: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type FinishSsoSignInError = FinishSsoSignInErrors[keyof FinishSsoSignInErrors];
+
+export type SignOutData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/auth/sign-out';
+};
+
+export type SignOutErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: ErrorBody;
+    /**
+     * The caller's role or the key's permissions do not allow this.
+     */
+    403: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type SignOutError = SignOutErrors[keyof SignOutErrors];
+
+export type SignOutResponses = {
+    /**
+     * Signed out.
+     */
+    204: void;
+};
+
+export type SignOutResponse = SignOutResponses[keyof SignOutResponses];
+
+export type GetSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/auth/session';
+};
+
+export type GetSessionErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
+
+export type GetSessionResponses = {
+    /**
+     * The session.
+     */
+    200: WebSessionResponse;
+};
+
+export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
+
+export type GetSsoConfigData = {
+    body?: never;
+    path: {
+        /**
+         * The organization whose identity provider signs the user in.
+         */
+        slug: Slug;
+    };
+    query?: never;
+    url: '/orgs/{slug}/sso';
+};
+
+export type GetSsoConfigErrors = {
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: ErrorBody;
+    /**
+     * The caller's role or the key's permissions do not allow this.
+     */
+    403: ErrorBody;
+    /**
+     * No such resource in the caller's organization.
+     */
+    404: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type GetSsoConfigError = GetSsoConfigErrors[keyof GetSsoConfigErrors];
+
+export type GetSsoConfigResponses = {
+    /**
+     * The configuration.
+     */
+    200: SsoConfigResponse;
+};
+
+export type GetSsoConfigResponse = GetSsoConfigResponses[keyof GetSsoConfigResponses];
+
+export type ConfigureSsoData = {
+    body: SsoConfigUpdate;
+    path: {
+        /**
+         * The organization whose identity provider signs the user in.
+         */
+        slug: Slug;
+    };
+    query?: never;
+    url: '/orgs/{slug}/sso';
+};
+
+export type ConfigureSsoErrors = {
+    /**
+     * The request is invalid: `details.field` names the offending field.
+     */
+    400: ErrorBody;
+    /**
+     * Missing, malformed, unknown, revoked or expired credentials.
+     */
+    401: ErrorBody;
+    /**
+     * The caller's role or the key's permissions do not allow this.
+     */
+    403: ErrorBody;
+    /**
+     * No such resource in the caller's organization.
+     */
+    404: ErrorBody;
+    /**
+     * Too many requests in this window.
+     */
+    429: ErrorBody;
+    /**
+     * An unexpected server error. Never carries a stack trace or SQL.
+     */
+    500: ErrorBody;
+};
+
+export type ConfigureSsoError = ConfigureSsoErrors[keyof ConfigureSsoErrors];
+
+export type ConfigureSsoResponses = {
+    /**
+     * The configuration as stored.
+     */
+    200: SsoConfigResponse;
+};
+
+export type ConfigureSsoResponse = ConfigureSsoResponses[keyof ConfigureSsoResponses];
 
 export type GetCurrentPrincipalData = {
     body?: never;

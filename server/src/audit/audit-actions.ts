@@ -23,7 +23,11 @@ export const AUDIT_ACTIONS = [
   'workflow.created',
   'workflow.versioned',
   'workflow.status_changed',
+  'auth.signed_in',
+  'auth.signed_out',
+  'auth.sso_configured',
+  'member.joined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type ResourceType = 'organization' | 'member' | 'api_key' | 'domain' | 'unit' | 'inference_log' | 'workflow';
+export type ResourceType = 'organization' | 'member' | 'api_key' | 'domain' | 'unit' | 'inference_log' | 'workflow' | 'session' | 'sso_config';

@@ -5,6 +5,7 @@ import * as units from './migrations/2026-11-26T01-00-units.js';
 import * as inference from './migrations/2026-11-26T02-00-inference.js';
 import * as workflows from './migrations/2026-11-26T03-00-workflows.js';
 import * as unitCounts from './migrations/2026-11-26T04-00-unit-counts.js';
+import * as signIn from './migrations/2026-11-26T05-00-sign-in.js';
 
 /** Migrations in order, named by timestamp; one set for both dialects. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T02-00-inference': inference,
   '2026-11-26T03-00-workflows': workflows,
   '2026-11-26T04-00-unit-counts': unitCounts,
+  '2026-11-26T05-00-sign-in': signIn,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

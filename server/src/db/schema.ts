@@ -225,6 +225,45 @@ export interface UnitCountsTable {
   n: number;
 }
 
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  idle_expires_at: string;
+  user_agent: string | null;
+  ip_address: string | null;
+}
+
+export interface MagicLinksTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface UserIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string;
+  created_at: string;
+}
+
+export interface SsoConfigsTable {
+  org_id: string;
+  preset: string;
+  issuer: string;
+  client_id: string;
+  client_secret_ciphertext: string | null;
+  allowed_domains: string;
+  default_role: string;
+  updated_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -245,4 +284,8 @@ export interface Database {
   workflow_versions: WorkflowVersionsTable;
   workflow_units: WorkflowUnitsTable;
   unit_counts: UnitCountsTable;
+  sessions: SessionsTable;
+  magic_links: MagicLinksTable;
+  user_identities: UserIdentitiesTable;
+  sso_configs: SsoConfigsTable;
 }

@@ -7,8 +7,16 @@ function withUnitCount(db: Db, orgId: string) {
   return db
     .selectFrom('domains as d')
     .selectAll('d')
-    .select((eb) => eb.selectFrom('units as u').whereRef('u.domain_id', '=', 'd.id').select((c) => c.fn.countAll<number>().as('n')).as('unit_count'))
+    // From the trigger-kept counters (unit_counts), not by counting the domain's units.
+    .select((eb) =>
+      eb.selectFrom('unit_counts as c').whereRef('c.org_id', '=', 'd.org_id').whereRef('c.domain_id', '=', 'd.id')
+        .select((c) => c.fn.coalesce(c.fn.sum<number>('c.n'), c.val(0)).as('n')).as('unit_count'))
     .where('d.org_id', '=', orgId);
+}
+
+/** Whether the organization has a domain with this id. */
+export async function domainExists(db: Db, orgId: string, id: string): Promise<boolean> {
+  return (await db.selectFrom('domains').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
 /** A domain of the organization by id or slug. */

@@ -8,9 +8,10 @@ import { atLeast } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AppError, forbidden, invalid, unauthorized } from '../shared/errors.js';
+import { findSession, sessionPrincipal, sessionTokenOf, type WebSession } from '../auth/sessions.js';
 import { contractBackend, type OpenApiDocument } from './contract.js';
-import type { Operation, RateLimitTier } from './operation.js';
-import { clientIp } from './request-meta.js';
+import type { Operation, OperationResult, PublicOperation, RateLimitTier } from './operation.js';
+import { clientIp, selfOrigin } from './request-meta.js';
 import { validationError } from './validation-errors.js';
 
 
@@ -28,7 +29,7 @@ interface ApiState {
 export async function createApiMiddleware(
   deps: Deps,
   document: OpenApiDocument,
-  operations: Record<string, Operation>,
+  operations: Record<string, Operation | PublicOperation>,
   rateLimiter: RateLimiter,
 ): Promise<Middleware> {
   const api = await contractBackend(document, { forRequests: true });
@@ -49,8 +50,15 @@ export async function createApiMiddleware(
       if (principal) ctx.state.principal = principal;
       return principal ?? false;
     },
-    // Web sessions arrive with issue 7 (sign-in); until then a cookie authenticates nobody.
-    sessionCookie: () => false,
+    // A valid session cookie; the organization it acts in is resolved per operation (X-Lemma-Org).
+    sessionCookie: async (ctx) => {
+      const token = sessionTokenOf(ctx.get('cookie') || undefined);
+      if (!token) return false;
+      const session = await findSession(deps.store.db, token, deps.config.webSessionIdleMs);
+      if (!session) throw unauthorized('Your session has ended: sign in again');
+      ctx.state.session = session;
+      return session;
+    },
   };
   const router = compileRoutes(api);
 
@@ -62,9 +70,10 @@ export async function createApiMiddleware(
     const op = operations[route.operationId]!;
 
     const security = await authenticate(ctx, route, securityHandlers);
-    const principal = ctx.state.principal;
-    const tier: RateLimitTier = op?.tier ?? (route.method === 'get' ? 'read' : 'write');
-    const key = principal?.rateLimitKey ?? `ip:${clientIp(ctx, deps.config.trustProxy)}`;
+    const session: WebSession | undefined = ctx.state.session;
+    let principal: Principal | undefined = ctx.state.principal;
+    const tier: RateLimitTier = op.tier ?? (route.method === 'get' ? 'read' : 'write');
+    const key = principal?.rateLimitKey ?? (session ? `user:${session.userId}` : `ip:${clientIp(ctx, deps.config.trustProxy)}`);
     const d = await rateLimiter.consume(tier, key);
     ctx.set('X-RateLimit-Limit', String(d.limit));
     ctx.set('X-RateLimit-Remaining', String(d.remaining));
@@ -78,26 +87,51 @@ export async function createApiMiddleware(
     if (ctx.state.bodyError) throw ctx.state.bodyError;
     const params = decodePathParams(match.params);
     const input = validateRequest(api, route, params, ctx);
-
-    if (!atLeast(principal!.role, op.minRole)) {
-      throw forbidden(`This operation needs the ${op.minRole} role`, { requiredRole: op.minRole, role: principal!.role });
+    // A cookie rides along on cross-site requests: a change made with one must come from our own pages.
+    if (session && !principal && !SAFE_METHODS.has(ctx.method) && !sameOrigin(ctx)) {
+      throw forbidden('Cross-site request refused: a change made with a session cookie must come from this site', { rule: 'csrf' });
     }
-    if (op.permission && principal!.apiKeyId && !principal!.permissions.includes(op.permission)) {
+    const meta = { ipAddress: clientIp(ctx, deps.config.trustProxy), userAgent: ctx.get('user-agent') || null };
+
+    if ('access' in op) {
+      const result = await op.run(deps, { session: session ?? null, ...meta, params, query: input.query, body: input.body, requestId: ctx.state.requestId as string, koa: ctx });
+      return respond(ctx, result);
+    }
+    principal ??= await sessionPrincipal(deps.store.db, session!, ctx.get('x-lemma-org') || undefined);
+    if (!atLeast(principal.role, op.minRole)) {
+      throw forbidden(`This operation needs the ${op.minRole} role`, { requiredRole: op.minRole, role: principal.role });
+    }
+    if (op.permission && principal.apiKeyId && !principal.permissions.includes(op.permission)) {
       throw forbidden(`This API key lacks the ${op.permission} permission`, { requiredPermission: op.permission });
     }
     const result = await op.run(deps, {
-      principal: principal!,
-      actor: { userId: principal!.userId, ipAddress: clientIp(ctx, deps.config.trustProxy), userAgent: ctx.get('user-agent') || null },
+      principal,
+      actor: { userId: principal.userId, ...meta },
       params,
       query: input.query,
       body: input.body,
       requestId: ctx.state.requestId as string,
       koa: ctx,
     });
-    ctx.status = result.status;
-    if (result.headers) ctx.set(result.headers);
-    ctx.body = result.body as Readable | object;
+    respond(ctx, result);
   };
+}
+
+function respond(ctx: KoaCtx, result: OperationResult): void {
+  ctx.status = result.status;
+  if (result.headers) ctx.set(result.headers);
+  // No body (204, redirects): an explicit null, or Koa would write its status text as one.
+  ctx.body = result.body === undefined ? null : (result.body as Readable | object);
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the browser says the request comes from this server's own pages. */
+function sameOrigin(ctx: KoaCtx): boolean {
+  const site = ctx.get('sec-fetch-site');
+  if (site) return site === 'same-origin';
+  const origin = ctx.get('origin');
+  return origin !== '' && origin === selfOrigin(ctx);
 }
 
 /*
@@ -211,7 +245,9 @@ async function authenticate(ctx: KoaCtx, route: Route, handlers: Record<string, 
     }
   }
   const passed = (r: unknown) => Boolean(r) && !(typeof r === 'object' && (r as { error?: unknown }).error);
-  return { results, authorized: route.security.some((schemes) => schemes.every((s) => passed(results[s]))) };
+  // `security: []` (sign-in) needs nothing; otherwise one alternative must pass entirely.
+  const authorized = route.security.length === 0 || route.security.some((schemes) => schemes.every((s) => passed(results[s])));
+  return { results, authorized };
 }
 
 /**
@@ -280,6 +316,9 @@ type KoaCtx = Parameters<Middleware>[0] & { state: ApiState & Record<string, unk
 
 /** The bearer handler's own 401 (unknown, revoked, expired…) or the generic one. */
 function authFailure(results: Record<string, unknown>): AppError {
-  const failure = (results.bearerAuth as { error?: unknown } | undefined)?.error;
-  return failure instanceof AppError ? failure : unauthorized();
+  for (const scheme of ['bearerAuth', 'sessionCookie']) {
+    const failure = (results[scheme] as { error?: unknown } | undefined)?.error;
+    if (failure instanceof AppError) return failure;
+  }
+  return unauthorized();
 }

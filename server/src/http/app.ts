@@ -6,6 +6,7 @@ import { createRateLimiter } from '../rate-limit/rate-limiter.js';
 import { createApiMiddleware } from './api.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
 import { docsAndHealthRoutes } from './docs-routes.js';
+import { pageRoutes } from '../pages/pages-routes.js';
 import { asBodyError, errorsMiddleware, requireJsonBody } from './errors-middleware.js';
 import { requestId } from './request-meta.js';
 
@@ -34,6 +35,7 @@ export async function buildApp(deps: Deps, document: OpenApiDocument = loadContr
     await api(ctx, next);
   });
   app.use(routes.routes());
+  app.use(pageRoutes(deps).routes()); // /signin, /account: HTML pages (server/src/pages)
   return app;
 }
 

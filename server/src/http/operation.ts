@@ -3,6 +3,7 @@ import type { Context as KoaContext } from 'koa';
 import type { Principal, Permission } from '../auth/principal.js';
 import type { Role } from '../auth/roles.js';
 import type { Actor } from '../audit/audit.repository.js';
+import type { WebSession } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 
 /** The validated input of one request, handed to its operation. */
@@ -25,6 +26,26 @@ export interface OperationResult {
 }
 
 export type RateLimitTier = 'read' | 'write' | 'strict';
+
+/** The input of an operation open to anyone (sign-in) or to a web session alone. */
+export interface PublicInput {
+  /** The web session behind the cookie, if any. */
+  readonly session: WebSession | null;
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
+  readonly params: Record<string, string>;
+  readonly query: Record<string, unknown>;
+  readonly body: any;
+  readonly requestId: string;
+  readonly koa: KoaContext;
+}
+
+/** A sign-in operation: `public` needs no credentials, `session` a web session (no organization). */
+export interface PublicOperation {
+  readonly access: 'public' | 'session';
+  readonly tier?: RateLimitTier;
+  readonly run: (deps: Deps, input: PublicInput) => Promise<OperationResult>;
+}
 
 /** One operationId's gate and handler. */
 export interface Operation {

@@ -20,3 +20,8 @@ export function clientIp(ctx: Context, trustProxy: boolean): string {
   }
   return ctx.req.socket.remoteAddress ?? 'unknown';
 }
+
+/** This server's origin as the request reached it (`http://host:port`); Koa 3's `ctx.origin` is not it. */
+export function selfOrigin(ctx: { protocol: string; host: string }): string {
+  return `${ctx.protocol}://${ctx.host}`;
+}

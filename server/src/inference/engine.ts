@@ -15,6 +15,7 @@ import type { JsonValue } from '../units/definition.js';
 import { compileUnit, type ExecutionResult, execute, ExecutionError, type PendingQuestion } from '../units/executor.js';
 import type { UnitStatus } from '../units/review-state.js';
 import { contentOf } from '../units/unit-record.js';
+import { unitsByIds } from '../units/units.repository.js';
 import { type Candidate, stemsOf } from './match/unit-search.js';
 import type { BindResult, ParsedQuery } from './parse/index.js';
 import { covers, type Segment, trustLevelOf } from './trust.js';
@@ -59,6 +60,15 @@ function relevant(candidate: Candidate, clauseStems: Set<string>): boolean {
   return shared.some((s) => name.has(s));
 }
 
+/** How much of a clause a candidate covers: its shared words, those of its name counting double. */
+function clauseScoreOf(candidate: Candidate, clauseStems: Set<string>): number {
+  const name = stemsOf(candidate.row.name);
+  return candidate.matched.filter((s) => clauseStems.has(s)).reduce((n, s) => n + (name.has(s) ? 2 : 1), 0);
+}
+
+/** A candidate may answer a clause when it covers at least this share of the best one's score. */
+const CLOSE_TO_BEST = 0.75;
+
 /**
  * For each clause, the best-ranked relevant candidate whose required inputs are all bound; when
  * none can run, the best relevant one, to say which inputs are missing. A unit answering several
@@ -75,7 +85,15 @@ export async function planAnswer(parsed: ParsedQuery, candidates: readonly Candi
   const byUnit = new Map<string, Assignment>();
   for (const clause of parsed.clauses) {
     const clauseStems = new Set([...stemsOf(clause.text)].filter((s) => keywordStems.has(s)));
-    const options = candidates.filter((c) => c.score > 0 && relevant(c, clauseStems));
+    // Ranked by how much of this clause each names (words of its name count double), then by the
+    // whole question; only those close to the best may answer, so a weakly related unit whose
+    // inputs happen to be bound never answers in place of the one the clause is about.
+    const scored = candidates
+      .filter((c) => c.score > 0 && relevant(c, clauseStems))
+      .map((c) => ({ c, clauseScore: clauseScoreOf(c, clauseStems) }))
+      .sort((a, b) => b.clauseScore - a.clauseScore || b.c.score - a.c.score);
+    const best = scored[0]?.clauseScore ?? 0;
+    const options = scored.filter((o) => o.clauseScore >= best * CLOSE_TO_BEST).map((o) => o.c);
     let chosen: Candidate | undefined;
     for (const option of options) {
       if ((await bindFor(option)).missing.length === 0 && (await accept(option.row))) {
@@ -172,7 +190,7 @@ const labelOf = (row: UnitsTable, name: string): string => {
  */
 export async function evaluatePlan(db: Db, orgId: string, plan: Plan, answers: Record<string, string>): Promise<Evaluation> {
   const ids = plan.assignments.map((a) => a.unitId);
-  const rows = ids.length === 0 ? [] : await db.selectFrom('units').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute();
+  const rows = await unitsByIds(db, orgId, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const segments: PlacedSegment[] = [];
   const unitsUsed: UnitUsed[] = [];

@@ -6,7 +6,7 @@ import { type Actor, insertAuditEntry } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
 import type { InferenceLogsTable } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { findDomain } from '../domains/domains.repository.js';
+import { domainExists } from '../domains/domains.repository.js';
 import { draftName } from '../shared/draft-name.js';
 import { invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
@@ -112,7 +112,7 @@ export async function saveSegmentAsUnit(
 ): Promise<Unit> {
   const { db } = deps.store;
   return db.transaction().execute(async (trx) => {
-    if (!(await findDomain(trx, principal.orgId, { id: input.domainId }))) throw notFound('Domain', { field: 'domainId' });
+    if (!(await domainExists(trx, principal.orgId, input.domainId))) throw notFound('Domain', { field: 'domainId' });
     const { when, then } = draftClauses(input.segmentText);
     // `{{` would read as a placeholder of an unknown variable: keep the text literal.
     const literal = (s: string) => s.replace(/\{\{/g, '{ {');
@@ -135,7 +135,7 @@ const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export async function generateUnitsFromGaps(deps: Deps, principal: Principal, actor: Actor, input: { domainId?: string; limit?: number }): Promise<Unit[]> {
   const { db } = deps.store;
   return db.transaction().execute(async (trx) => {
-    if (input.domainId !== undefined && !(await findDomain(trx, principal.orgId, { id: input.domainId }))) {
+    if (input.domainId !== undefined && !(await domainExists(trx, principal.orgId, input.domainId))) {
       throw notFound('Domain', { field: 'domainId' });
     }
     const groups = await repo.openGapGroups(trx, principal.orgId, input.domainId, input.limit ?? 5);

@@ -7,11 +7,12 @@ import { performance } from 'node:perf_hooks';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { Deps } from '../deps.js';
-import { findDomain } from '../domains/domains.repository.js';
+import { domainExists } from '../domains/domains.repository.js';
 import { AppError, conflict, invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
 import type { PendingQuestion } from '../units/executor.js';
 import { contentOf } from '../units/unit-record.js';
+import { unitsByIds } from '../units/units.repository.js';
 import { auditSegments } from './auditor.js';
 import { type Evaluation, evaluatePlan, type Plan, planAnswer } from './engine.js';
 import { gapOf } from './gaps.js';
@@ -66,7 +67,7 @@ export async function runInference(deps: Deps, principal: Principal, request: In
   const query = request.query;
   if (query === undefined) throw invalid('query', 'is required unless sessionId resumes a paused run');
   const { db, dialect } = deps.store;
-  if (request.domainId !== undefined && !(await findDomain(db, principal.orgId, { id: request.domainId }))) {
+  if (request.domainId !== undefined && !(await domainExists(db, principal.orgId, request.domainId))) {
     throw notFound('Domain', { field: 'domainId' });
   }
   const roles = await resolveModelRoles(deps, principal.orgId);
@@ -82,6 +83,7 @@ export async function runInference(deps: Deps, principal: Principal, request: In
           statuses: includeUnverified ? STATUSES.all : STATUSES.verified,
           domainId: request.domainId,
           jurisdiction,
+          clauses: parsed.clauses.map((c) => c.text),
         }),
         (p, row) => roles.bind(p, contentOf(row).inputSchema),
         async (row) => row.definition !== null || roles.applies(query, { name: row.name, when: row.when_text, given: row.given_text }),
@@ -124,7 +126,7 @@ async function workflowPlan(db: Db, orgId: string, slug: string, parsed: ParsedQ
 async function gateNames(db: Db, orgId: string, plan: Plan): Promise<Set<string>> {
   const ids = plan.assignments.map((a) => a.unitId);
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('units').select(['unit_type', 'definition']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
+  const rows = await unitsByIds(db, orgId, ids);
   const names = new Set<string>();
   for (const row of rows) {
     if (row.unit_type !== 'protocol' || row.definition === null) continue;

@@ -117,3 +117,14 @@ export async function successors(db: Db, orgId: string, unitIds: readonly string
 export async function insertEdge(db: Db, row: UnitEdgesTable): Promise<void> {
   await db.insertInto('unit_edges').values(row).execute();
 }
+
+/**
+ * The organization's units among these ids, by primary key. The organization is checked on the
+ * rows: with `org_id = ? AND id IN (…)` SQLite may walk the organization's slug index instead of
+ * looking up each id (it reads the whole organization then).
+ */
+export async function unitsByIds(db: Db, orgId: string, ids: readonly string[]): Promise<UnitsTable[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('units').selectAll().where('id', 'in', ids).execute();
+  return rows.filter((r) => r.org_id === orgId);
+}

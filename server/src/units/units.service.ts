@@ -6,7 +6,7 @@ import { lockOrganization } from '../db/locks.js';
 import { slugsLike } from '../db/slug-queries.js';
 import type { UnitsTable } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { findDomain } from '../domains/domains.repository.js';
+import { domainExists } from '../domains/domains.repository.js';
 import { workflowListing } from '../workflows/workflows.repository.js';
 import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
@@ -46,7 +46,7 @@ export function contentFromInput(input: UnitInput): UnitContent {
  * valid: 400 with the dotted path) and runs the examples on the compiled unit.
  */
 async function checkedContent(db: Db, orgId: string, content: UnitContent, key: { id: string; version: number }): Promise<UnitExampleResults> {
-  if (!(await findDomain(db, orgId, { id: content.domainId }))) throw notFound('Domain', { field: 'domainId' });
+  if (!(await domainExists(db, orgId, content.domainId))) throw notFound('Domain', { field: 'domainId' });
   const issue = validateUnitDefinition(content);
   if (issue) throw invalid(issue.field, issue.issue);
   return runExamples(compileUnit({ ...content, ...key }), content.examples);

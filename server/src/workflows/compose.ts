@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../auth/principal.js';
 import type { Deps } from '../deps.js';
-import { findDomain } from '../domains/domains.repository.js';
+import { domainExists } from '../domains/domains.repository.js';
 import { type Candidate, searchUnits, stemsOf } from '../inference/match/unit-search.js';
 import { resolveModelRoles } from '../inference/model-roles.js';
 import { parseQuery } from '../inference/parse/index.js';
@@ -47,11 +47,12 @@ function unitsFor(part: string, candidates: readonly Candidate[]): Candidate[] {
 
 export async function composeWorkflow(deps: Deps, principal: Principal, input: { description: string; domainId: string }) {
   const { db, dialect } = deps.store;
-  if (!(await findDomain(db, principal.orgId, { id: input.domainId }))) throw notFound('Domain', { field: 'domainId' });
+  if (!(await domainExists(db, principal.orgId, input.domainId))) throw notFound('Domain', { field: 'domainId' });
   const roles = await resolveModelRoles(deps, principal.orgId);
   const parts = await roles.decompose(input.description, localParts);
+  // Each part is searched on its own (clauses), so a description naming fifty units finds fifty.
   const candidates = await searchUnits(db, dialect, parseQuery(input.description).keywords, {
-    orgId: principal.orgId, statuses: ALL_STATUSES, domainId: input.domainId,
+    orgId: principal.orgId, statuses: ALL_STATUSES, domainId: input.domainId, clauses: parts,
   });
   const chosen = new Map<string, Candidate>();
   const unmatched: string[] = [];

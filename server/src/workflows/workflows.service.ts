@@ -5,11 +5,12 @@ import { lockOrganization } from '../db/locks.js';
 import type { UnitsTable, WorkflowsTable } from '../db/schema.js';
 import { slugsLike } from '../db/slug-queries.js';
 import type { Deps } from '../deps.js';
-import { findDomain } from '../domains/domains.repository.js';
+import { domainExists } from '../domains/domains.repository.js';
 import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
 import { slugOf } from '../shared/slugs.js';
 import { contentOf } from '../units/unit-record.js';
+import { unitsByIds } from '../units/units.repository.js';
 import { type Dag, type DagUnit, deriveDag, type FeedsEdge } from './dag.js';
 import * as repo from './workflows.repository.js';
 
@@ -37,7 +38,7 @@ export const toDagUnit = (row: UnitsTable): DagUnit => {
 
 /** The listed units as rows, in order; each must be the organization's (404) and the domain's (400). */
 async function unitsOf(db: Db, orgId: string, domainId: string, unitIds: readonly string[]): Promise<UnitsTable[]> {
-  const rows = unitIds.length === 0 ? [] : await db.selectFrom('units').selectAll().where('org_id', '=', orgId).where('id', 'in', unitIds).execute();
+  const rows = await unitsByIds(db, orgId, unitIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return unitIds.map((id, i) => {
     const row = byId.get(id);
@@ -70,7 +71,7 @@ export async function dagOf(db: Db, orgId: string, domainId: string, unitIds: re
 async function toWorkflow(db: Db, orgId: string, row: WorkflowsTable, version: repo.WorkflowVersionRow): Promise<Workflow> {
   const units = JSON.parse(version.units) as string[];
   // Units deleted since are left out of the view (a listed unit cannot be deleted, so only for safety).
-  const rows = units.length === 0 ? [] : await db.selectFrom('units').selectAll().where('org_id', '=', orgId).where('id', 'in', units).execute();
+  const rows = await unitsByIds(db, orgId, units);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const present = units.flatMap((id) => byId.get(id) ?? []);
   // Units and edges may have changed since the version was stored: the view never fails on that.
@@ -106,7 +107,7 @@ export function createWorkflow(deps: Deps, principal: Principal, actor: Actor, i
   const { db, dialect } = deps.store;
   return db.transaction().execute(async (trx) => {
     await lockOrganization(trx, dialect, principal.orgId);
-    if (!(await findDomain(trx, principal.orgId, { id: input.domainId }))) throw notFound('Domain', { field: 'domainId' });
+    if (!(await domainExists(trx, principal.orgId, input.domainId))) throw notFound('Domain', { field: 'domainId' });
     const slug = slugOf(input.name, 'workflow');
     if ((await slugsLike(trx, 'workflows', principal.orgId, slug)).includes(slug)) {
       throw conflict(`A workflow with the slug ${slug} exists: add a version to it instead`, { field: 'name', slug });
