@@ -11,4 +11,9 @@ export interface Deps {
   readonly logger: Logger;
   readonly mailer: Mailer;
   readonly secrets: SecretBox;
+  /**
+   * The origin put in emailed links: LEMMA_PUBLIC_URL, else the address the server listens on
+   * (set once it listens). Never the request's Host header, which a client chooses.
+   */
+  publicOrigin: string;
 }

@@ -37,6 +37,7 @@ export async function createDeps(config: Config, logger: Logger, env: NodeJS.Pro
     logger,
     mailer: createMailer(config.mail, logger),
     secrets: loadSecretBox({ envKey: env.LEMMA_ENCRYPTION_KEY, oldKeys: env.LEMMA_ENCRYPTION_OLD_KEYS, dataDir: config.dataDir }),
+    publicOrigin: config.publicUrl,
   };
 }
 
@@ -54,6 +55,7 @@ export async function startServer(config: Config, opts: { logger?: Logger; deps?
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
+  if (!config.publicUrlSet) deps.publicOrigin = url;
   logger.info({ url, dialect: deps.store.dialect, port }, 'lemma-server listening');
   return {
     deps,

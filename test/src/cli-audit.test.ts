@@ -324,48 +324,85 @@ describe(`lemma audit export [${dialect}]`, () => {
   });
 
   it('a server failure mid-download (CSV) or mid-paging (JSON) exits non-zero and leaves no file', async () => {
-    // A proxy in front of the server: cuts the CSV download after 256 KiB, fails the JSON page at offset 200.
-    const proxy = http.createServer((req, res) => {
-      const url = new URL(req.url!, server.url);
-      if (url.searchParams.get('offset') === '200') {
-        res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': 'req_proxy' });
-        return res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'database went away', details: {} } }));
-      }
-      const upstream = http.request(url, { method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode!, up.headers);
-        let sent = 0;
-        up.on('data', (chunk: Buffer) => {
-          sent += chunk.length;
-          res.write(chunk);
-          if (url.searchParams.get('format') === 'csv' && sent > 256 * 1024) {
-            up.destroy();
-            res.socket?.destroy();
-          }
-        });
-        up.on('end', () => res.end());
-      });
-      upstream.on('error', () => res.socket?.destroy());
-      req.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    // Cuts the CSV download after 16 KiB (before its end); fails the JSON page at offset 200.
+    const proxy = await startProxy(async (url, res) => {
+      if (url.searchParams.get('offset') !== '200') return false;
+      res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': 'req_proxy' });
+      res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'database went away', details: {} } }));
+      return true;
+    }, 16 * 1024);
     try {
       const dir = freshDir('broken');
       const csv = path.join(dir, 'audit.csv');
-      const cut = await lemma(['audit', 'export', '--format', 'csv', '--out', csv], { apiKey: big.adminKey, baseUrl });
+      const cut = await lemma(['audit', 'export', '--format', 'csv', '--out', csv], { apiKey: small.adminKey, baseUrl: proxy.url });
       expect(cut.status).toBe(1);
       expect(cut.stderr).toMatch(new RegExp(`error: export to ${escape(csv)} failed: the download broke off after \\d`));
       expect(cut.stderr).toContain(`No file was written to ${csv}.`);
       expect(fs.readdirSync(dir)).toEqual([]);
 
       const json = path.join(dir, 'audit.json');
-      const failed = await lemma(['audit', 'export', '--format', 'json', '--out', json], { apiKey: small.adminKey, baseUrl });
+      const failed = await lemma(['audit', 'export', '--format', 'json', '--out', json], { apiKey: small.adminKey, baseUrl: proxy.url });
       expect(failed.status).toBe(1);
       expect(failed.stderr).toContain(`error: export to ${json} failed: INTERNAL_ERROR: database went away`);
       expect(failed.stderr).toContain(`No file was written to ${json}.`);
       expect(fs.readdirSync(dir)).toEqual([]);
     } finally {
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
+    }
+  });
+
+  it('a JSON export is pinned at its start: entries appended meanwhile neither shift the pages nor appear', async () => {
+    const t = await server.newTenant('cliaudit-pinned');
+    const append = (count: number, from: number) =>
+      server.deps.store.db.transaction().execute(async (trx) => {
+        for (let i = from; i < from + count; i++) {
+          await insertAuditEntry(trx, server.deps.store.dialect, { userId: t.adminUserId, ipAddress: null, userAgent: null }, {
+            orgId: t.orgId, action: 'org.updated', resourceType: 'organization', resourceId: t.orgId, details: { i },
+          });
+        }
+      });
+    await append(450, 0);
+    const before = await allEntries(t);
+    const pages: URLSearchParams[] = [];
+    // Once the export has read its first page, five entries are appended.
+    const proxy = await startProxy(async (url) => {
+      pages.push(url.searchParams);
+      if (pages.length === 3) await new Promise((resolve) => setTimeout(resolve, 5)).then(() => append(5, 1000));
+      return false;
+    });
+    try {
+      const out = path.join(freshDir('pinned'), 'audit.jsonl');
+      const run = await lemma(['audit', 'export', '--format', 'jsonl', '--out', out], { apiKey: t.adminKey, baseUrl: proxy.url });
+      expect(run.status, run.stderr).toBe(0);
+      const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
+      expect(lines).toEqual(before);
+      // The head (limit 1), then every page with endDate = the newest entry's createdAt.
+      expect(pages.map((p) => [p.get('limit'), p.get('offset'), p.get('endDate')])).toEqual([
+        ['1', '0', null], ['200', '0', before[0]!.createdAt], ['200', '200', before[0]!.createdAt], ['200', '400', before[0]!.createdAt],
+      ]);
+      expect((await allEntries(t)).length).toBe(before.length + 5);
+    } finally {
+      await proxy.close();
+    }
+
+    // Should the matching set still move (here: a total that changes between pages), the export fails.
+    const liar = await startProxy(async (url, res) => {
+      if (url.searchParams.get('offset') !== '200') return false;
+      const page = await listAuditEntries({ client: t.admin, query: Object.fromEntries(url.searchParams) as never });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ...page, meta: { ...page.meta, total: page.meta.total + 1 } }));
+      return true;
+    });
+    try {
+      const dir = freshDir('moved');
+      const out = path.join(dir, 'audit.json');
+      const run = await lemma(['audit', 'export', '--format', 'json', '--out', out], { apiKey: t.adminKey, baseUrl: liar.url });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`error: the audit log changed during the export (${before.length + 5} matching entries at the start, ${before.length + 6} now)`);
+      expect(run.stderr).toContain(`No file was written to ${out}.`);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      await liar.close();
     }
   });
 
@@ -438,6 +475,45 @@ describe(`lemma audit list / inference / verify [${dialect}]`, () => {
     expect(run.stderr).toContain('lemma-server audit verify --org <slug>');
   });
 });
+
+/**
+ * An HTTP proxy in front of the test server. `intercept` may answer a request itself (true);
+ * `cutCsvAfter` drops the connection once that many bytes of a CSV download went through.
+ */
+async function startProxy(
+  intercept: (url: URL, res: http.ServerResponse) => Promise<boolean>, cutCsvAfter?: number,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const proxy = http.createServer((req, res) => {
+    const url = new URL(req.url!, server.url);
+    void intercept(url, res).then((handled) => {
+      if (handled) return;
+      const upstream = http.request(url, { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode!, up.headers);
+        let sent = 0;
+        const cut = cutCsvAfter !== undefined && url.searchParams.get('format') === 'csv' ? cutCsvAfter : Infinity;
+        up.on('data', (chunk: Buffer) => {
+          if (sent + chunk.length <= cut) {
+            sent += chunk.length;
+            return res.write(chunk);
+          }
+          // The first `cut` bytes reach the client; a moment later the connection drops.
+          res.write(chunk.subarray(0, cut - sent));
+          sent = cut;
+          up.destroy();
+          setTimeout(() => res.socket?.destroy(), 100);
+        });
+        up.on('end', () => res.end());
+      });
+      upstream.on('error', () => res.socket?.destroy());
+      req.pipe(upstream);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => proxy.close(() => resolve())),
+  };
+}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

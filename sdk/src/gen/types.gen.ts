@@ -1619,6 +1619,22 @@ export type FinishSsoSignInData = {
          * The scopes granted.
          */
         scope?: string;
+        /**
+         * Which signed-in account (Google).
+         */
+        authuser?: string;
+        /**
+         * The prompt shown (Google).
+         */
+        prompt?: string;
+        /**
+         * The hosted domain (Google Workspace).
+         */
+        hd?: string;
+        /**
+         * A page about the error.
+         */
+        error_uri?: string;
     };
     url: '/auth/sso/{slug}/callback';
 };

@@ -118,10 +118,11 @@ export async function createApiMiddleware(
 }
 
 function respond(ctx: KoaCtx, result: OperationResult): void {
+  // No body (204, redirects): an explicit null, or Koa would write its status text as one. Set
+  // before the status: a null body set after it turns the status into 204.
+  ctx.body = result.body === undefined ? null : (result.body as Readable | object);
   ctx.status = result.status;
   if (result.headers) ctx.set(result.headers);
-  // No body (204, redirects): an explicit null, or Koa would write its status text as one.
-  ctx.body = result.body === undefined ? null : (result.body as Readable | object);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

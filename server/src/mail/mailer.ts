@@ -12,19 +12,23 @@ export interface Mailer {
 }
 
 /**
- * SMTP when `smtpUrl` is set; otherwise nodemailer's JSON transport, with each message written to
- * the server log as a development outbox.
+ * SMTP (nodemailer) when `smtpUrl` is set; otherwise each message is written to the server log
+ * as a development outbox.
  */
 export function createMailer(opts: { smtpUrl: string | undefined; from: string }, logger: Logger): Mailer {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : nodemailer.createTransport({ jsonTransport: true });
+  if (!opts.smtpUrl) {
+    return {
+      // Written at once, when send is called: the outbox shows the mail even if nobody awaits it.
+      async send(message) {
+        logger.info({ outbox: { to: message.to, subject: message.subject, text: message.text } }, 'mail written to the dev outbox');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(opts.smtpUrl);
   return {
     async send(message) {
       const info = await transport.sendMail({ from: opts.from, ...message });
-      if (!opts.smtpUrl) {
-        logger.info({ outbox: { to: message.to, subject: message.subject, text: message.text } }, 'mail written to the dev outbox');
-      } else {
-        logger.info({ mail: { to: message.to, subject: message.subject, messageId: info.messageId } }, 'mail sent');
-      }
+      logger.info({ mail: { to: message.to, subject: message.subject, messageId: info.messageId } }, 'mail sent');
     },
   };
 }

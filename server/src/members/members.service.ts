@@ -63,7 +63,7 @@ export async function inviteMember(deps: Deps, principal: Principal, actor: Acto
     });
 
   // Sent after commit: a mail failure must not undo the membership; it is logged instead.
-  const link = `${deps.config.publicUrl}/`;
+  const link = `${deps.publicOrigin}/signin`;
   await deps.mailer
     .send({
       to: member.email,

@@ -9,7 +9,7 @@ import { newId, nowIso } from '../shared/ids.js';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60 * 1000;
 
-export async function requestMagicLink(deps: Deps, email: string, origin: string): Promise<void> {
+export async function requestMagicLink(deps: Deps, email: string): Promise<void> {
   const { db } = deps.store;
   const user = await db.selectFrom('users').select(['id', 'email']).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
   if (!user) {
@@ -21,10 +21,9 @@ export async function requestMagicLink(deps: Deps, email: string, origin: string
   await db.insertInto('magic_links').values({
     id: newId('ml'), token_hash: hashToken(token), user_id: user.id, expires_at: new Date(at.getTime() + MAGIC_LINK_TTL_MS).toISOString(), used_at: null, created_at: at.toISOString(),
   }).execute();
-  const base = deps.config.publicUrlSet ? deps.config.publicUrl : origin;
-  const link = `${base}/api/v1/auth/magic-link/verify?token=${token}`;
-  // A mail failure is logged, never shown: the answer must not depend on the address.
-  await deps.mailer
+  const link = `${deps.publicOrigin}/api/v1/auth/magic-link/verify?token=${token}`;
+  // Not awaited, and a failure only logged: neither the answer nor its timing may depend on the address.
+  void deps.mailer
     .send({ to: user.email, subject: 'Your Lemma sign-in link', text: `Sign in to Lemma with this link (valid 15 minutes, once):\n\n${link}\n\nIf you did not ask for it, ignore this email.\n` })
     .catch((err: unknown) => deps.logger.error({ err }, 'sign-in email could not be sent'));
 }

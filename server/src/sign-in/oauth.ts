@@ -82,7 +82,7 @@ export function startOAuth(deps: Deps, provider: string, origin: string): Operat
     : client.createAuthorizationURL(cfg.authorizeUrl, state, traits.scopes);
   const { name: cookieName, path } = flowCookie(name);
   const cookie = sealFlow(deps, cookieName, { state, codeVerifier, redirectUri } satisfies FlowData, OAUTH_FLOW_TTL_MS, { secure: secureCookies(origin), path });
-  return { status: 302, body: '', headers: { Location: url.toString(), 'Set-Cookie': cookie } };
+  return { status: 302, body: undefined, headers: { Location: url.toString(), 'Set-Cookie': cookie } };
 }
 
 /**

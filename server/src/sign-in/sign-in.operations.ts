@@ -9,7 +9,7 @@ export const signInOperations = {
     access: 'public',
     tier: 'strict',
     run: async (deps, { body, koa }) => {
-      await requestMagicLink(deps, body.email, selfOrigin(koa));
+      await requestMagicLink(deps, body.email);
       return { status: 202, body: { data: { accepted: true } } };
     },
   },
