@@ -210,6 +210,12 @@ describe(`inference [${dialect}]`, () => {
     await expectError(runInference({ client: w.viewer, body: { sessionId: 'ses_unknown', additionalInputs: { consent: 'no' } } }), 404, 'NOT_FOUND');
   });
 
+  it('an expired session is 404 and cannot be resumed', async () => {
+    const paused = await ask(w.viewer, { query: 'What is the termination procedure for an employee?' });
+    await server.deps.store.db.updateTable('inference_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', paused.sessionId!).execute();
+    await expectError(runInference({ client: w.viewer, body: { sessionId: paused.sessionId!, additionalInputs: { consent: 'yes' } } }), 404, 'NOT_FOUND');
+  });
+
   it('answers given ahead of time skip the pause', async () => {
     const data = await ask(w.viewer, { query: 'What is the termination procedure for an employee?', additionalInputs: { consent: 'no' } });
     expect(data.pendingQuestions).toEqual([]);
