@@ -6,8 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createApiKey, createDomain, createUnit, inviteMember, listAuditEntries, listInferenceLogs, listUnits, runInference, verifyUnit,
-  type LemmaClient, type UnitCreate,
+  createDomain, createUnit, listAuditEntries, listInferenceLogs, listUnits, runInference, verifyUnit, type LemmaClient, type UnitCreate,
 } from '@lemma/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dialect, startTestServer, type Tenant, type TestServer } from './harness.js';
@@ -69,9 +68,7 @@ beforeAll(async () => {
   const tenant = await server.newTenant('cliq');
   const keys: Record<string, LemmaClient> = {};
   for (const role of ['author', 'reviewer'] as const) {
-    const { data: m } = await inviteMember({ client: tenant.admin, path: { slug: tenant.slug }, body: { email: `${role}@${tenant.slug}.test`, role } });
-    const { data: k } = await createApiKey({ client: tenant.admin, path: { slug: tenant.slug }, body: { name: role, role, userId: m.userId, permissions: ['inference'] } });
-    keys[role] = server.client(k.key);
+    keys[role] = (await tenant.addMember(role, role)).client;
   }
   const { data: domain } = await createDomain({ client: tenant.admin, body: { name: 'Workplace' } });
   for (const body of [program, protocol]) {

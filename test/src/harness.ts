@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, afterEach, expect } from 'vitest';
-import { createLemmaClient, type LemmaClient } from '@lemma/sdk';
+import { createApiKey, createLemmaClient, inviteMember, type LemmaClient } from '@lemma/sdk';
 import { bootstrapOrg, createDeps, createLogger, loadConfig, type RunningServer, startServer } from '@lemma/server';
 import { contractCheckingFetch, violations } from './contract-check.js';
 
@@ -76,12 +76,23 @@ export interface TestServer extends RunningServer {
   newTenant(prefix?: string): Promise<Tenant>;
 }
 
+export type Role = 'viewer' | 'reviewer' | 'author' | 'admin';
+
+/** A member of a tenant with an API key of their role (default permissions: `inference`). */
+export interface Person {
+  userId: string;
+  key: string;
+  client: LemmaClient;
+}
+
 export interface Tenant {
   slug: string;
   orgId: string;
   adminUserId: string;
   adminKey: string;
   admin: LemmaClient;
+  /** Invites `<name>@<slug>.test` with this role and creates a key (named `name`) acting for them. */
+  addMember(name: string, role: Role): Promise<Person>;
 }
 
 /** Starts a server on an ephemeral port over a fresh database; stopped after the file's tests. */
@@ -116,7 +127,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async newTenant(prefix = 'org') {
       const slug = `${prefix}-${randomBytes(4).toString('hex')}`;
       const { org, user, apiKey } = await bootstrapOrg(deps, { slug, name: `Org ${slug}`, email: `admin@${slug}.test` });
-      return { slug, orgId: org.id, adminUserId: user.id, adminKey: apiKey, admin: client(apiKey) };
+      const admin = client(apiKey);
+      return {
+        slug, orgId: org.id, adminUserId: user.id, adminKey: apiKey, admin,
+        async addMember(name: string, role: Role) {
+          const { data: m } = await inviteMember({ client: admin, path: { slug }, body: { email: `${name}@${slug}.test`, role } });
+          const { data: k } = await createApiKey({ client: admin, path: { slug }, body: { name, role, userId: m.userId } });
+          return { userId: m.userId, key: k.key, client: client(k.key) };
+        },
+      };
     },
     async close() {
       await server.close();

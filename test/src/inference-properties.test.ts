@@ -19,8 +19,7 @@
  */
 import fc from 'fast-check';
 import {
-  createApiKey, createDomain, createUnit, type ElementReview, getUnit, type InferenceLogEntry, type InferenceResult, inviteMember,
-  listInferenceLogs, type LemmaClient, runInference, type Unit, type UnitCreate, verifyUnit,
+  createDomain, createUnit, type ElementReview, getUnit, type InferenceLogEntry, type InferenceResult, listInferenceLogs, type LemmaClient, runInference, type Unit, type UnitCreate, verifyUnit,
 } from '@lemma/sdk';
 import { compileUnit, execute, silentRunText } from '@lemma/server';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -39,9 +38,7 @@ async function team(): Promise<Team> {
   const t = await server.newTenant('infprops');
   const clients: Record<string, LemmaClient> = {};
   for (const role of ['author', 'reviewer', 'viewer'] as const) {
-    const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `${role}@${t.slug}.test`, role } });
-    const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name: role, role, userId: m.userId, permissions: ['inference'] } });
-    clients[role] = server.client(k.key);
+    clients[role] = (await t.addMember(role, role)).client;
   }
   return { ...t, author: clients.author!, reviewer: clients.reviewer!, viewer: clients.viewer! };
 }

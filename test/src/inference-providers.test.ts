@@ -7,8 +7,7 @@
  * role to `local` with an audit warning — never a 500, never a wrong trust tag, never the API key.
  */
 import {
-  createApiKey, createDomain, createUnit, inviteMember, listAuditEntries, listInferenceLogs, listOrgs, runInference, updateOrg, verifyUnit,
-  type InferenceLogEntry, type InferenceResult, type LemmaClient, type UnitCreate,
+  createDomain, createUnit, listAuditEntries, listInferenceLogs, listOrgs, runInference, updateOrg, verifyUnit, type InferenceLogEntry, type InferenceResult, type LemmaClient, type UnitCreate,
 } from '@lemma/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -63,9 +62,7 @@ interface World extends Tenant {
 /** A tenant with two verified units (authored by the admin, approved by a reviewer). */
 async function world(): Promise<World> {
   const t = await server.newTenant('llm');
-  const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `reviewer@${t.slug}.test`, role: 'reviewer' } });
-  const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name: 'reviewer', role: 'reviewer', userId: m.userId } });
-  const reviewer = server.client(k.key);
+  const reviewer = (await t.addMember('reviewer', 'reviewer')).client;
   const { data: domain } = await createDomain({ client: t.admin, body: { name: 'Workplace' } });
   const ids: string[] = [];
   for (const body of [vacation, stipend]) {

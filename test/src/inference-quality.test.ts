@@ -4,7 +4,7 @@
  * full-text matching rank the unit the question is about first? And does the whole pipeline then
  * answer with it? Both shares are printed; the target is 95 %.
  */
-import { createApiKey, createDomain, inviteMember, listUnits, runInference, verifyUnit } from '@lemma/sdk';
+import { createDomain, listUnits, runInference, verifyUnit } from '@lemma/sdk';
 import { parseQuery, QUALITY_SET, searchUnits } from '@lemma/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dialect, startTestServer, type Tenant, type TestServer } from './harness.js';
@@ -16,9 +16,7 @@ const unitIds = new Map<string, string>();
 beforeAll(async () => {
   server = await startTestServer();
   t = await server.newTenant('quality');
-  const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `rev@${t.slug}.test`, role: 'reviewer' } });
-  const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name: 'rev', role: 'reviewer', userId: m.userId } });
-  const reviewer = server.client(k.key);
+  const reviewer = (await t.addMember('rev', 'reviewer')).client;
   for (const template of ['finance', 'legal', 'healthcare', 'hr', 'insurance', 'tax']) {
     const { data: domain } = await createDomain({ client: t.admin, body: { name: template, templateId: template } });
     const { data: units } = await listUnits({ client: t.admin, query: { domainId: domain.id, limit: 50 } });

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import {
-  createApiKey, createDomain, createLemmaClient, createUnit, generateUnitsFromGaps, inviteMember, listAuditEntries,
-  listInferenceLogs, runInference, saveSegmentAsUnit, submitInferenceFeedback, updateUnit, verifyUnit,
-  type LemmaClient, type UnitCreate,
+  createApiKey, createDomain, createLemmaClient, createUnit, generateUnitsFromGaps, listAuditEntries, listInferenceLogs, runInference, saveSegmentAsUnit, submitInferenceFeedback, updateUnit, verifyUnit, type LemmaClient, type UnitCreate,
 } from '@lemma/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contractCheckingFetch } from './contract-check.js';
@@ -119,9 +117,7 @@ async function world(): Promise<World> {
   const t = await server.newTenant('inf');
   const people: Record<string, { client: LemmaClient; userId: string }> = {};
   for (const role of ['author', 'reviewer', 'viewer'] as const) {
-    const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `${role}@${t.slug}.test`, role } });
-    const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name: role, role, userId: m.userId, permissions: ['inference'] } });
-    people[role] = { client: server.client(k.key), userId: m.userId };
+    people[role] = await t.addMember(role, role);
   }
   const { data: domain } = await createDomain({ client: t.admin, body: { name: 'Workplace' } });
   const units: Record<string, string> = {};

@@ -6,19 +6,13 @@
  */
 import fc from 'fast-check';
 import {
-  createApiKey, createDomain, createUnit, type ElementReview, type ElementReviewAction, getUnit, inviteMember,
-  LemmaError, type LemmaClient, type ReviewAction, type Unit, type UnitCreate, type UnitReview, type UnitUpdate,
-  updateOrg, updateUnit, verifyUnit,
+  createDomain, createUnit, type ElementReview, type ElementReviewAction, getUnit, LemmaError, type LemmaClient, type ReviewAction, type Unit, type UnitCreate, type UnitReview, type UnitUpdate, updateOrg, updateUnit, verifyUnit,
 } from '@lemma/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dialect, startTestServer, type Tenant, type TestServer } from './harness.js';
+import { dialect, startTestServer, type Tenant, type TestServer, type Person } from './harness.js';
 
 let server: TestServer;
 
-interface Person {
-  userId: string;
-  client: LemmaClient;
-}
 type Caller = 'author' | 'reviewer1' | 'reviewer2' | 'admin';
 interface Team extends Tenant {
   domainId: string;
@@ -34,9 +28,7 @@ async function team(minApprovals: number): Promise<Team> {
   }
   const people = { admin: { userId: t.adminUserId, client: t.admin } } as Record<Caller, Person>;
   for (const [name, role] of [['author', 'author'], ['reviewer1', 'reviewer'], ['reviewer2', 'reviewer']] as const) {
-    const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `${name}@${t.slug}.test`, role } });
-    const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name, role, userId: m.userId } });
-    people[name] = { userId: m.userId, client: server.client(k.key) };
+    people[name] = await t.addMember(name, role);
   }
   const { data: domain } = await createDomain({ client: t.admin, body: { name: 'Human Resources', jurisdiction: 'US-CA' } });
   return { ...t, domainId: domain.id, minApprovals, people };

@@ -1,24 +1,15 @@
 import {
-  addDomainMember, aiEditUnit, assignReviewers, createApiKey, createDomain, createUnit, createUnitEdge, deleteUnit, getUnit,
-  getUnitsBySlugs, inviteMember, listAuditEntries, listUnitEdges, listUnits, updateOrg, updateUnit, verifyUnit,
-  type LemmaClient, type UnitCreate,
+  addDomainMember, aiEditUnit, assignReviewers, createDomain, createUnit, createUnitEdge, deleteUnit, getUnit, getUnitsBySlugs, listAuditEntries, listUnitEdges, listUnits, updateOrg, updateUnit, verifyUnit, type LemmaClient, type UnitCreate,
 } from '@lemma/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlm, startFakeLlm } from './fake-llm-servers.js';
 import { expectError } from './expect-error.js';
-import { dialect, startTestServer, type Tenant, type TestServer } from './harness.js';
+import { dialect, type Person, type Role, startTestServer, type Tenant, type TestServer } from './harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
-
-type Role = 'viewer' | 'reviewer' | 'author' | 'admin';
-
-interface Person {
-  userId: string;
-  client: LemmaClient;
-}
 
 /** A tenant with a domain and people in each role (two reviewers, for four-eyes and quorum). */
 async function team(): Promise<Tenant & { domainId: string; domainSlug: string; people: Record<'viewer' | 'reviewer' | 'reviewer2' | 'author' | 'admin2', Person> }> {
@@ -26,9 +17,7 @@ async function team(): Promise<Tenant & { domainId: string; domainSlug: string; 
   const people = {} as Record<'viewer' | 'reviewer' | 'reviewer2' | 'author' | 'admin2', Person>;
   const roles: [keyof typeof people, Role][] = [['viewer', 'viewer'], ['reviewer', 'reviewer'], ['reviewer2', 'reviewer'], ['author', 'author'], ['admin2', 'admin']];
   for (const [name, role] of roles) {
-    const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `${name}@${t.slug}.test`, role } });
-    const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name, role, userId: m.userId } });
-    people[name] = { userId: m.userId, client: server.client(k.key) };
+    people[name] = await t.addMember(name, role);
   }
   const { data: domain } = await createDomain({ client: t.admin, body: { name: 'Human Resources', jurisdiction: 'US-CA' } });
   return { ...t, domainId: domain.id, domainSlug: domain.slug, people };

@@ -1,7 +1,5 @@
 import {
-  composeWorkflow, createApiKey, createDomain, createUnit, createUnitEdge, createWorkflow, createWorkflowVersion, deleteUnit,
-  getWorkflow, inviteMember, listAuditEntries, listWorkflows, runInference, updateWorkflowStatus, verifyUnit,
-  type LemmaClient, type UnitCreate,
+  composeWorkflow, createDomain, createUnit, createUnitEdge, createWorkflow, createWorkflowVersion, deleteUnit, getWorkflow, listAuditEntries, listWorkflows, runInference, updateWorkflowStatus, verifyUnit, type LemmaClient, type UnitCreate,
 } from '@lemma/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './expect-error.js';
@@ -42,9 +40,7 @@ async function payroll(): Promise<Payroll> {
   const t = await server.newTenant('wf');
   const clients: Record<string, LemmaClient> = {};
   for (const role of ['author', 'reviewer', 'viewer'] as const) {
-    const { data: m } = await inviteMember({ client: t.admin, path: { slug: t.slug }, body: { email: `${role}@${t.slug}.test`, role } });
-    const { data: k } = await createApiKey({ client: t.admin, path: { slug: t.slug }, body: { name: role, role, userId: m.userId, permissions: ['inference'] } });
-    clients[role] = server.client(k.key);
+    clients[role] = (await t.addMember(role, role)).client;
   }
   const { data: domain } = await createDomain({ client: t.admin, body: { name: 'Payroll' } });
   const d = domain.id;

@@ -11,7 +11,7 @@ import { AppError, forbidden, invalid, unauthorized } from '../shared/errors.js'
 import { findSession, sessionPrincipal, sessionTokenOf, type WebSession } from '../auth/sessions.js';
 import { contractBackend, type OpenApiDocument } from './contract.js';
 import type { Operation, OperationResult, PublicOperation, RateLimitTier } from './operation.js';
-import { clientIp, selfOrigin } from './request-meta.js';
+import { clientIp, fromThisSite } from './request-meta.js';
 import { validationError } from './validation-errors.js';
 
 
@@ -88,7 +88,7 @@ export async function createApiMiddleware(
     const params = decodePathParams(match.params);
     const input = validateRequest(api, route, params, ctx);
     // A cookie rides along on cross-site requests: a change made with one must come from our own pages.
-    if (session && !principal && !SAFE_METHODS.has(ctx.method) && !sameOrigin(ctx)) {
+    if (session && !principal && !SAFE_METHODS.has(ctx.method) && !fromThisSite(ctx)) {
       throw forbidden('Cross-site request refused: a change made with a session cookie must come from this site', { rule: 'csrf' });
     }
     const meta = { ipAddress: clientIp(ctx, deps.config.trustProxy), userAgent: ctx.get('user-agent') || null };
@@ -127,13 +127,6 @@ function respond(ctx: KoaCtx, result: OperationResult): void {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Whether the browser says the request comes from this server's own pages. */
-function sameOrigin(ctx: KoaCtx): boolean {
-  const site = ctx.get('sec-fetch-site');
-  if (site) return site === 'same-origin';
-  const origin = ctx.get('origin');
-  return origin !== '' && origin === selfOrigin(ctx);
-}
 
 /*
  * Per-request dispatch, precompiled from the contract.

@@ -13,7 +13,9 @@ import { requestId } from './request-meta.js';
 /** The Koa app as a value: build it in a test without listening on a port. */
 export async function buildApp(deps: Deps, document: OpenApiDocument = loadContract()): Promise<Koa> {
   const app = new Koa({ proxy: deps.config.trustProxy });
-  const api = await createApiMiddleware(deps, document, operations, createRateLimiter(deps.config.rateLimit, deps.store));
+  // One limiter for the API and the pages: a user's budget is the same wherever they spend it.
+  const rateLimiter = createRateLimiter(deps.config.rateLimit, deps.store);
+  const api = await createApiMiddleware(deps, document, operations, rateLimiter);
   const routes = docsAndHealthRoutes(document, deps.store);
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.bodyLimitBytes, encoding: 'utf-8' });
 
@@ -35,7 +37,7 @@ export async function buildApp(deps: Deps, document: OpenApiDocument = loadContr
     await api(ctx, next);
   });
   app.use(routes.routes());
-  app.use(pageRoutes(deps).routes()); // /signin, /account: HTML pages (server/src/pages)
+  app.use(pageRoutes(deps, rateLimiter).routes()); // /signin, /account: HTML pages (server/src/pages)
   return app;
 }
 

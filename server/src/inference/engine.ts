@@ -10,9 +10,9 @@
 import type { Db } from '../db/database.js';
 import type { UnitsTable } from '../db/schema.js';
 import type { Feed } from '../workflows/dag.js';
-import { conflict } from '../shared/errors.js';
+import { conflict, invalid } from '../shared/errors.js';
 import type { JsonValue } from '../units/definition.js';
-import { compileUnit, type ExecutionResult, execute, ExecutionError, type PendingQuestion } from '../units/executor.js';
+import { type CompiledUnit, compileUnit, type ExecutionResult, execute, ExecutionError, type PendingQuestion } from '../units/executor.js';
 import type { UnitStatus } from '../units/review-state.js';
 import { contentOf } from '../units/unit-record.js';
 import { unitsByIds } from '../units/units.repository.js';
@@ -53,7 +53,7 @@ type Acceptor = (row: UnitsTable) => Promise<boolean>;
  * A unit is about a clause when it shares two of the clause's words with the question, or one
  * that is in its name.
  */
-function relevant(candidate: Candidate, clauseStems: Set<string>): boolean {
+export function relevant(candidate: Candidate, clauseStems: Set<string>): boolean {
   const shared = candidate.matched.filter((s) => clauseStems.has(s));
   if (shared.length >= 2) return true;
   const name = stemsOf(candidate.row.name);
@@ -61,7 +61,7 @@ function relevant(candidate: Candidate, clauseStems: Set<string>): boolean {
 }
 
 /** How much of a clause a candidate covers: its shared words, those of its name counting double. */
-function clauseScoreOf(candidate: Candidate, clauseStems: Set<string>): number {
+export function clauseScoreOf(candidate: Candidate, clauseStems: Set<string>): number {
   const name = stemsOf(candidate.row.name);
   return candidate.matched.filter((s) => clauseStems.has(s)).reduce((n, s) => n + (name.has(s) ? 2 : 1), 0);
 }
@@ -172,12 +172,9 @@ export function silentRunText(name: string, result: Extract<ExecutionResult, { s
   return `${name} reached no conclusion here.`;
 }
 
-/** The gate answers a protocol unit uses, by gate name. */
-function answersFor(row: UnitsTable, answers: Record<string, string>): Record<string, string> {
-  if (row.unit_type !== 'protocol' || row.definition === null) return {};
-  const gates = (JSON.parse(row.definition) as { steps: { gate?: { name: string } }[] }).steps.flatMap((s) => (s.gate ? [s.gate.name] : []));
-  return Object.fromEntries(gates.filter((g) => answers[g] !== undefined).map((g) => [g, answers[g]!]));
-}
+/** The gate answers a compiled unit uses, by gate name. */
+const answersFor = (unit: CompiledUnit, answers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries([...unit.gates.keys()].filter((g) => answers[g] !== undefined).map((g) => [g, answers[g]!]));
 
 const labelOf = (row: UnitsTable, name: string): string => {
   const schema = contentOf(row).inputSchema.properties?.[name];
@@ -186,12 +183,18 @@ const labelOf = (row: UnitsTable, name: string): string => {
 
 /**
  * Runs the plan's units on their bound inputs and the gate answers so far. A unit whose content
- * changed since the plan was made is a 409: the session would otherwise mix versions.
+ * changed since the plan was made is a 409: the session would otherwise mix versions. An answer
+ * to a gate none of the units has is 400 (`additionalInputs.<name>`).
  */
 export async function evaluatePlan(db: Db, orgId: string, plan: Plan, answers: Record<string, string>): Promise<Evaluation> {
   const ids = plan.assignments.map((a) => a.unitId);
   const rows = await unitsByIds(db, orgId, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const compiled = new Map(rows.map((r) => [r.id, compileUnit({ ...contentOf(r), id: r.id, version: r.version })]));
+  const gates = new Set([...compiled.values()].flatMap((u) => [...u.gates.keys()]));
+  for (const name of Object.keys(answers)) {
+    if (!gates.has(name)) throw invalid(`additionalInputs.${name}`, 'is not a question of the units this run asks');
+  }
   const segments: PlacedSegment[] = [];
   const unitsUsed: UnitUsed[] = [];
   const pendingQuestions: PendingQuestion[] = [];
@@ -230,10 +233,11 @@ export async function evaluatePlan(db: Db, orgId: string, plan: Plan, answers: R
       if (plan.workflow) break;
       continue;
     }
-    inputVariables[row.id] = { ...inputs, ...answersFor(row, answers) };
+    const unit = compiled.get(row.id)!;
+    inputVariables[row.id] = { ...inputs, ...answersFor(unit, answers) };
     let result: ExecutionResult;
     try {
-      result = execute(compileUnit({ ...contentOf(row), id: row.id, version: row.version }), inputs, answers);
+      result = execute(unit, inputs, answers);
     } catch (err) {
       if (!(err instanceof ExecutionError)) throw err;
       segments.push({ text: `${row.name} could not be evaluated on these values (${err.message}).`, trustLevel: 'synthesized', ...unitRef });

@@ -12,17 +12,16 @@ import { AppError, conflict, invalid, notFound } from '../shared/errors.js';
 import { newId, nowIso } from '../shared/ids.js';
 import type { PendingQuestion } from '../units/executor.js';
 import { contentOf } from '../units/unit-record.js';
-import { unitsByIds } from '../units/units.repository.js';
+import { findVersion, findWorkflow } from '../workflows/workflows.repository.js';
+import { dagOf } from '../workflows/workflows.service.js';
 import { auditSegments } from './auditor.js';
 import { type Evaluation, evaluatePlan, type Plan, planAnswer } from './engine.js';
 import { gapOf } from './gaps.js';
+import * as repo from './inference.repository.js';
 import { searchUnits } from './match/unit-search.js';
 import { type ModelRoles, resolveModelRoles } from './model-roles.js';
 import { type ParsedQuery, parseQuery } from './parse/index.js';
 import { arrange, localAdditions, responseOf } from './prose.js';
-import * as repo from './inference.repository.js';
-import { dagOf } from '../workflows/workflows.service.js';
-import { findVersion, findWorkflow } from '../workflows/workflows.repository.js';
 import { type InferenceMode, modeOf, type Segment, summarize, type TrustSummary } from './trust.js';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -89,7 +88,6 @@ export async function runInference(deps: Deps, principal: Principal, request: In
         async (row) => row.definition !== null || roles.applies(query, { name: row.name, when: row.when_text, given: row.given_text }),
       );
   const answers = request.additionalInputs ?? {};
-  checkAnswerNames(await gateNames(db, principal.orgId, plan), answers);
   const trace = [
     { stage: 'parse', provider: roles.used.parse.provider, clauses: parsed.clauses.length, values: parsed.values, jurisdiction: parsed.jurisdiction, keywords: parsed.keywords },
     { stage: 'match', jurisdiction: jurisdiction ?? null, domainId: request.domainId ?? null, workflow: plan.workflow ?? null, candidates: plan.considered, assignments: plan.assignments },
@@ -120,25 +118,6 @@ async function workflowPlan(db: Db, orgId: string, slug: string, parsed: ParsedQ
     assignments.push({ unitId: row.id, version: row.version, clauses, valueClauses: [], inputs: bound.inputs, missing: bound.missing, feeds: dag.feeds.get(row.id) ?? [] });
   }
   return { clauses: parsed.clauses.map((c) => c.text), assignments, considered: [], workflow: { id: workflow.id, slug, version: version.version } };
-}
-
-/** The gate names of the planned units, with their options. */
-async function gateNames(db: Db, orgId: string, plan: Plan): Promise<Set<string>> {
-  const ids = plan.assignments.map((a) => a.unitId);
-  if (ids.length === 0) return new Set();
-  const rows = await unitsByIds(db, orgId, ids);
-  const names = new Set<string>();
-  for (const row of rows) {
-    if (row.unit_type !== 'protocol' || row.definition === null) continue;
-    for (const step of (JSON.parse(row.definition) as { steps: { gate?: { name: string } }[] }).steps) if (step.gate) names.add(step.gate.name);
-  }
-  return names;
-}
-
-function checkAnswerNames(names: ReadonlySet<string>, answers: Record<string, string>): void {
-  for (const name of Object.keys(answers)) {
-    if (!names.has(name)) throw invalid(`additionalInputs.${name}`, 'is not a question of the units this run asks');
-  }
 }
 
 async function resume(deps: Deps, principal: Principal, sessionId: string, additional: Record<string, string>, started: number): Promise<InferenceResult> {

@@ -9,7 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { WebSession } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
-import { selfOrigin } from '../http/request-meta.js';
+import { fromThisSite } from '../http/request-meta.js';
 
 export const CSRF_FIELD = 'csrf';
 
@@ -17,13 +17,6 @@ export function csrfToken(deps: Deps, session: Pick<WebSession, 'id'>): string {
   return deps.secrets.fingerprint(`lemma page csrf v1:${session.id}`);
 }
 
-/** Whether the browser says the request comes from this server's own pages. */
-export function fromThisSite(ctx: Context): boolean {
-  const site = ctx.get('sec-fetch-site');
-  if (site) return site === 'same-origin';
-  const origin = ctx.get('origin');
-  return origin !== '' && origin === selfOrigin(ctx);
-}
 
 /** Both checks; false means refuse (403) and change nothing. */
 export function csrfOk(deps: Deps, ctx: Context, session: Pick<WebSession, 'id'>, submitted: unknown): boolean {

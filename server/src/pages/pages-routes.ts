@@ -15,13 +15,14 @@ import type { Deps } from '../deps.js';
 import type { RateLimitTier } from '../http/operation.js';
 import { clientIp, selfOrigin } from '../http/request-meta.js';
 import { findOrgBySlug } from '../orgs/orgs.repository.js';
-import { createRateLimiter } from '../rate-limit/rate-limiter.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { AppError, forbidden, statusOf } from '../shared/errors.js';
 import { findSsoConfig } from '../sign-in/sso-config.js';
 import { requestMagicLink } from '../sign-in/magic-links.js';
 import { secureCookies } from '../sign-in/redirects.js';
 import { accountNotice, type AccountOrg, accountPage, type AccountView, KEYS_SHOWN, keyCreatedPage, messagePage } from './account-page.js';
-import { CSRF_FIELD, csrfOk, csrfToken, fromThisSite } from './csrf.js';
+import { fromThisSite } from '../http/request-meta.js';
+import { CSRF_FIELD, csrfOk, csrfToken } from './csrf.js';
 import { sendPage, setPageHeaders } from './html.js';
 import { checkEmailPage, configuredOAuthProviders, signInErrorMessage, signInNotice, signInPage, ssoContinuePage } from './signin-page.js';
 
@@ -33,11 +34,10 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 type Ctx = RouterContext;
 
-export function pageRoutes(deps: Deps): Router {
+/** The pages' routes; `limiter` is the API's, with the same tiers and keys (`ip:…`, `user:…`). */
+export function pageRoutes(deps: Deps, limiter: RateLimiter): Router {
   const router = new Router();
   const { db } = deps.store;
-  // Same tiers and keys as the API (`ip:…`, `user:…`); on Postgres the counters are shared with it.
-  const limiter = createRateLimiter(deps.config.rateLimit, deps.store);
   const parseForm = bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' });
   const providers = configuredOAuthProviders(deps.config);
 

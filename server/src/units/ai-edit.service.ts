@@ -3,12 +3,11 @@ import type { Actor } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
 import type { Deps } from '../deps.js';
 import { resolveModelRoles } from '../inference/model-roles.js';
-import { conflict } from '../shared/errors.js';
+import { conflict, notFound } from '../shared/errors.js';
 import { applyLocalEdit } from './ai-edit.js';
-import { CONTENT_FIELDS, type Unit, type UnitContent } from './unit-record.js';
-import { loadUnit, reviseUnit } from './units.service.js';
-
-const contentOfUnit = (unit: Unit): UnitContent => Object.fromEntries(CONTENT_FIELDS.map((f) => [f, unit[f]])) as unknown as UnitContent;
+import { contentOf, type Unit } from './unit-record.js';
+import { findUnit } from './units.repository.js';
+import { reviseUnit } from './units.service.js';
 
 /**
  * Edits a unit from a natural-language instruction: through the model of the organization's
@@ -17,7 +16,9 @@ const contentOfUnit = (unit: Unit): UnitContent => Object.fromEntries(CONTENT_FI
  * validated and versioned like any PATCH, and refused (409) if the unit changed meanwhile.
  */
 export async function aiEditUnit(deps: Deps, principal: Principal, actor: Actor, unitId: string, instruction: string): Promise<Unit> {
-  const before = contentOfUnit(await loadUnit(deps.store.db, principal.orgId, unitId));
+  const row = await findUnit(deps.store.db, principal.orgId, unitId);
+  if (!row) throw notFound('Unit');
+  const before = contentOf(row);
   const roles = await resolveModelRoles(deps, principal.orgId);
   const edit = await roles.edit(before, instruction, applyLocalEdit);
   return deps.store.db.transaction().execute((trx) =>

@@ -7,6 +7,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Deps } from '../deps.js';
 import { domainExists } from '../domains/domains.repository.js';
+import { clauseScoreOf, relevant } from '../inference/engine.js';
 import { type Candidate, searchUnits, stemsOf } from '../inference/match/unit-search.js';
 import { resolveModelRoles } from '../inference/model-roles.js';
 import { parseQuery } from '../inference/parse/index.js';
@@ -34,13 +35,12 @@ function unitsFor(part: string, candidates: readonly Candidate[]): Candidate[] {
   const stems = stemsOf(part);
   const named = candidates.filter((c) => [...stemsOf(c.row.name)].every((s) => stems.has(s)));
   if (named.length > 0) return named;
+  // Else the one most about it, by the rule inference uses for a part of a question.
   let best: { c: Candidate; weight: number } | undefined;
   for (const c of candidates) {
-    const name = stemsOf(c.row.name);
-    const shared = c.matched.filter((s) => stems.has(s));
-    const weight = shared.reduce((n, s) => n + (name.has(s) ? 2 : 1), 0);
-    const relevant = shared.length >= 2 || shared.some((s) => name.has(s));
-    if (relevant && (!best || weight > best.weight)) best = { c, weight };
+    if (!relevant(c, stems)) continue;
+    const weight = clauseScoreOf(c, stems);
+    if (!best || weight > best.weight) best = { c, weight };
   }
   return best ? [best.c] : [];
 }

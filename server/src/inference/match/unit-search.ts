@@ -62,6 +62,20 @@ export async function searchUnits(db: Db, dialect: Dialect, keywords: readonly s
 }
 
 /**
+ * The terms of each part of the question, searched one part at a time so that one part cannot
+ * crowd out another; all terms together when there is one part.
+ */
+function partsOf<T>(terms: readonly T[], clauses: readonly string[] | undefined, stemOfTerm: (term: T) => string): T[][] {
+  if (clauses === undefined || clauses.length < 2) return [[...terms]];
+  return clauses
+    .map((text) => {
+      const stems = stemsOf(text);
+      return terms.filter((t) => stems.has(stemOfTerm(t)));
+    })
+    .filter((group) => group.length > 0);
+}
+
+/**
  * Per database (test processes open several): document frequencies and the unit count, cached
  * briefly: they only weigh and pick words, and reading them costs more as the index grows.
  */
@@ -125,9 +139,7 @@ async function searchSqlite(db: Db, words: string[], filters: SearchFilters): Pr
   for (const word of words) if (!byStem.has(stemOf(word))) byStem.set(stemOf(word), word);
   const all = [...byStem.keys()];
   const frequency = await documentFrequencies(db, all);
-  // One search per part of the question, so that one part cannot crowd out another.
-  const clauses = filters.clauses ?? [];
-  const groups = clauses.length > 1 ? clauses.map((text) => all.filter((s) => stemsOf(text).has(s))).filter((g) => g.length > 0) : [all];
+  const groups = partsOf(all, filters.clauses, (stem) => stem);
   const scope = sql`+u.org_id = ${filters.orgId} AND +u.status IN (${sql.join([...filters.statuses])})
       ${filters.domainId === undefined ? sql`` : sql`AND u.domain_id = ${filters.domainId}`}
       ${filters.jurisdiction === undefined ? sql`` : sql`AND (u.jurisdiction IN (${sql.join(applicableJurisdictions(filters.jurisdiction))}) OR u.jurisdiction IS NULL)`}`;
@@ -156,9 +168,7 @@ async function searchSqlite(db: Db, words: string[], filters: SearchFilters): Pr
 }
 
 async function searchPostgres(db: Db, words: string[], filters: SearchFilters): Promise<Candidate[]> {
-  // One search per part of the question, as on SQLite.
-  const clauses = filters.clauses ?? [];
-  const groups = clauses.length > 1 ? clauses.map((text) => words.filter((w) => stemsOf(text).has(stemOf(w)))).filter((g) => g.length > 0) : [words];
+  const groups = partsOf(words, filters.clauses, stemOf);
   const byId = new Map<string, UnitsTable>();
   for (const group of groups) {
     const rows = await sql<UnitsTable>`
